@@ -1,0 +1,107 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * What the commands share.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "mnt.h"
+#include "quota.h"
+
+void qfd_cmd_help(const char *name, const char *options)
+{
+	const struct qfd_cmd *cmd = qfd_find_cmd(name);
+
+	printf("Usage: qfd %s %s\n\n%c%s.\n\nOptions:\n%s"
+	       "  -h, --help           show this help\n\n"
+	       "See qfd(8) for details and examples.\n",
+	       cmd->name, cmd->args, cmd->summary[0] - 'a' + 'A',
+	       cmd->summary + 1, options);
+}
+
+bool qfd_typeopt(unsigned int *types, int c)
+{
+	switch (c) {
+	case 'u':
+		*types |= QFD_TYPE_BIT(QFD_USR);
+		return true;
+	case 'g':
+		*types |= QFD_TYPE_BIT(QFD_GRP);
+		return true;
+	case 'p':
+		*types |= QFD_TYPE_BIT(QFD_PRJ);
+		return true;
+	}
+	return false;
+}
+
+int qfd_fs_types(struct qfd_fs *fs, unsigned int asked, unsigned int *types,
+		 bool quiet)
+{
+	unsigned int accounted = 0;
+	struct qfd_state st;
+	int t, rc;
+
+	*types = asked;
+	/* named types on a named filesystem: let the kernel answer for them */
+	if (asked && !quiet)
+		return 0;
+	for (t = 0; t < QFD_NTYPES; t++) {
+		rc = qf_state(fs, t, &st);
+		/* a type the filesystem does not know is simply not there */
+		if (rc == -EINVAL || rc == -ESRCH)
+			continue;
+		if (rc) {
+			if (!quiet)
+				qfd_kerr(fs, t, rc, "read the state of");
+			return rc;
+		}
+		if (st.accounting)
+			accounted |= QFD_TYPE_BIT(t);
+	}
+	*types = asked ? asked & accounted : accounted;
+	if (!*types) {
+		if (!quiet)
+			warnx("%s: no quota type is accounted on this %s filesystem: mount it with quota options (usrquota, grpquota, prjquota) or make it with quotas (mkfs.ext4 -O quota)",
+			      fs->target, fs->fstype);
+		return -ESRCH;
+	}
+	return 0;
+}
+
+void qfd_kerr(const struct qfd_fs *fs, int type, int rc, const char *op)
+{
+	const char *t = qfd_type_name(type), *m = fs->target;
+
+	switch (-rc) {
+	case ESRCH:
+		warnx("%s: %s quotas are off: the filesystem was made or mounted without them (mkfs.ext4 -O quota, mount -o %squota)",
+		      m, t, type == QFD_USR ? "usr" : type == QFD_GRP ? "grp" : "prj");
+		break;
+	case ENOSYS:
+		warnx("%s: %s has no quota support in this kernel", m, fs->fstype);
+		break;
+	case EPERM:
+	case EACCES:
+		warnx("%s: permission denied to %s %s quotas: run as root (others may only read their own)",
+		      m, op, t);
+		break;
+	case EROFS:
+		warnx("%s: read-only filesystem: cannot %s %s quotas; remount it read-write",
+		      m, op, t);
+		break;
+	case EINVAL:
+		warnx("%s: %s quotas are not supported by %s here, or it refused to %s them",
+		      m, t, fs->fstype, op);
+		break;
+	case ENOTBLK:
+		warnx("%s: this kernel lacks quotactl_fd(2) and %s has no block device for quotactl(2): Linux 5.14 or later (or qfd's kernel/quotactl_fd-5.10 patch) is needed",
+		      m, fs->source ? fs->source : fs->fstype);
+		break;
+	default:
+		warnx("%s: cannot %s %s quotas: %s", m, op, t, strerror(-rc));
+	}
+}

@@ -1,0 +1,148 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * qfd state: per filesystem and quota type, whether usage is counted and
+ * limits enforced, the quota format and the grace periods.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <libsmartcols.h>
+
+#include "cmds.h"
+#include "mnt.h"
+#include "output.h"
+#include "quota.h"
+
+enum {
+	SCOL_TARGET,
+	SCOL_FSTYPE,
+	SCOL_TYPE,
+	SCOL_ACCOUNTING,
+	SCOL_ENFORCING,
+	SCOL_FORMAT,
+	SCOL_SPACE_GRACE,
+	SCOL_FILES_GRACE,
+	SCOL_SOURCE,
+	SCOL_NCOLS
+};
+
+static const struct qfd_col state_cols[SCOL_NCOLS] = {
+	[SCOL_TARGET] = { "TARGET", 0.3, 0, QFD_K_STR, QFD_DFLT_ALL,
+			  "mount point of the filesystem" },
+	[SCOL_FSTYPE] = { "FSTYPE", 0.1, 0, QFD_K_STR, QFD_DFLT_ALL,
+			  "filesystem type" },
+	[SCOL_TYPE] = { "TYPE", 0.1, 0, QFD_K_STR, QFD_DFLT_ALL,
+			"quota type: user, group or project" },
+	[SCOL_ACCOUNTING] = { "ACCOUNTING", 0.1, 0, QFD_K_BOOL, QFD_DFLT_ALL,
+			      "usage is counted" },
+	[SCOL_ENFORCING] = { "ENFORCING", 0.1, 0, QFD_K_BOOL, QFD_DFLT_ALL,
+			     "limits are enforced" },
+	[SCOL_FORMAT] = { "FORMAT", 0.1, 0, QFD_K_STR, QFD_DFLT_ALL,
+			  "quota format (vfsv0, vfsv1; the filesystem's own for XFS)" },
+	[SCOL_SPACE_GRACE] = { "SPACE-GRACE", 0.1, SCOLS_FL_RIGHT, QFD_K_DURATION,
+			       QFD_DFLT_ALL, "grace period over the space soft limit" },
+	[SCOL_FILES_GRACE] = { "FILES-GRACE", 0.1, SCOLS_FL_RIGHT, QFD_K_DURATION,
+			       QFD_DFLT_ALL, "grace period over the files soft limit" },
+	[SCOL_SOURCE] = { "SOURCE", 0.2, 0, QFD_K_STR, QFD_DFLT_NO,
+			  "the mounted device or source" },
+};
+
+static int state_row(struct qfd_out *out, struct qfd_fs *fs, int type)
+{
+	struct qfd_val v[SCOL_NCOLS] = { 0 };
+	struct qfd_state st;
+	const char *fmt;
+	int rc;
+
+	rc = qf_state(fs, type, &st);
+	/* the type exists nowhere on this filesystem, or is off: say "no" */
+	if (rc == -EINVAL || rc == -ESRCH)
+		rc = 0;
+	else if (rc)
+		return rc;
+	v[SCOL_TARGET] = (struct qfd_val){ .set = true, .s = fs->target };
+	v[SCOL_FSTYPE] = (struct qfd_val){ .set = true, .s = fs->fstype };
+	v[SCOL_TYPE] = (struct qfd_val){ .set = true, .s = qfd_type_name(type) };
+	v[SCOL_SOURCE] = (struct qfd_val){ .set = !!fs->source, .s = fs->source };
+	v[SCOL_ACCOUNTING] = (struct qfd_val){ .set = true, .b = st.accounting };
+	v[SCOL_ENFORCING] = (struct qfd_val){ .set = true, .b = st.enforcing };
+	if (st.accounting) {
+		fmt = qf_format_name(st.format);
+		v[SCOL_FORMAT] = (struct qfd_val){ .set = true,
+						   .s = fmt ? fmt : fs->fstype };
+		v[SCOL_SPACE_GRACE] = (struct qfd_val){ .set = true, .u = st.space_grace };
+		v[SCOL_FILES_GRACE] = (struct qfd_val){ .set = true, .u = st.files_grace };
+	}
+	return qfd_out_add(out, v) ? -ENOMEM : 0;
+}
+
+int cmd_state(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		QFD_TYPE_LONGOPTS,
+		QFD_OUT_LONGOPTS,
+		{ "all", no_argument, NULL, 'a' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct qfd_outopts oo = { 0 };
+	unsigned int types = 0;
+	struct qfd_out *out;
+	struct qfd_fs *fss;
+	bool all = false;
+	size_t nfs, i;
+	int c, t, err, rc;
+
+	while ((c = getopt_long(argc, argv, QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "ah",
+				opts, NULL)) != -1) {
+		if (qfd_typeopt(&types, c) || qfd_outopt(&oo, c, optarg))
+			continue;
+		switch (c) {
+		case 'a':
+			all = true;
+			break;
+		case 'h':
+			qfd_cmd_help("state", QFD_TYPE_HELP
+				     "  -a, --all            every mounted filesystem with quotas\n"
+				     QFD_OUT_HELP);
+			return QFD_EXIT_OK;
+		default:
+			qfd_usage_hint("state");
+			return QFD_EXIT_USAGE;
+		}
+	}
+	if (oo.list_columns) {
+		qfd_out_list_columns(state_cols, SCOL_NCOLS);
+		return QFD_EXIT_OK;
+	}
+	if (all == (optind < argc))
+		QFD_USAGE_ERR("state", "%s", all ? "-a and paths exclude each other" :
+			      "name a path on the filesystem, or -a for all");
+	if (!types)
+		types = QFD_ALL_TYPES;
+	out = qfd_out_new("filesystems", state_cols, SCOL_NCOLS, &oo);
+	if (!out)
+		return QFD_EXIT_USAGE;
+	rc = qfd_fs_open_list(argv + optind, argc - optind, all, &fss, &nfs);
+	if (rc) {
+		qfd_out_free(out);
+		return rc;
+	}
+	for (i = 0; i < nfs; i++) {
+		for (t = 0; t < QFD_NTYPES; t++) {
+			if (!(types & QFD_TYPE_BIT(t)))
+				continue;
+			err = state_row(out, &fss[i], t);
+			if (err == -ENOSYS && all)
+				break;	/* -a: not a quota filesystem after all */
+			if (err) {
+				qfd_kerr(&fss[i], t, err, "read the state of");
+				rc = QFD_EXIT_FAILURE;
+				break;
+			}
+		}
+	}
+	if (qfd_out_print(out))
+		rc = QFD_EXIT_FAILURE;
+	qfd_fs_free_list(fss, nfs);
+	return rc;
+}

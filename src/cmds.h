@@ -1,0 +1,57 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The commands, and what they share: help text from the command table,
+ * quota-type options, and the one line each kernel error becomes.
+ */
+#ifndef QFD_CMDS_H
+#define QFD_CMDS_H
+
+#include <stdbool.h>
+
+#include "qfd.h"
+
+struct qfd_fs;
+
+int cmd_get(int argc, char **argv);
+int cmd_set(int argc, char **argv);
+int cmd_report(int argc, char **argv);
+int cmd_state(int argc, char **argv);
+int cmd_on(int argc, char **argv);
+int cmd_off(int argc, char **argv);
+int cmd_sync(int argc, char **argv);
+
+const struct qfd_cmd *qfd_find_cmd(const char *name);
+
+/* "Usage: qfd NAME ARGS", the summary, then the command's option text. */
+void qfd_cmd_help(const char *name, const char *options);
+
+#define QFD_TYPE_SHORTOPTS	"ugp"
+#define QFD_TYPE_LONGOPTS \
+	{ "user", no_argument, NULL, 'u' }, \
+	{ "group", no_argument, NULL, 'g' }, \
+	{ "project", no_argument, NULL, 'p' }, \
+	{ "help", no_argument, NULL, 'h' }
+#define QFD_TYPE_HELP \
+	"  -u, --user           user quotas\n" \
+	"  -g, --group          group quotas\n" \
+	"  -p, --project        project quotas\n"
+
+/* Handles -u/-g/-p into a QFD_TYPE_BIT mask; true when c was one. */
+bool qfd_typeopt(unsigned int *types, int c);
+
+/*
+ * The types a command acts on for fs: those asked for, or when none were,
+ * every type the filesystem accounts.  Returns 0 or a kernel error, which
+ * it has already reported unless quiet.
+ */
+int qfd_fs_types(struct qfd_fs *fs, unsigned int asked, unsigned int *types,
+		 bool quiet);
+
+/*
+ * Report a failed quota call in one line: the mount point, the quota type,
+ * what went wrong and what to do.  op is what was attempted ("read",
+ * "set limits for", "turn on").
+ */
+void qfd_kerr(const struct qfd_fs *fs, int type, int rc, const char *op);
+
+#endif

@@ -1,0 +1,31 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Users, groups and projects: names to ids and back.  Reverse lookups are
+ * served from a table filled by one pass over the database, so a report of
+ * many ids costs one pass, not one lookup per id.
+ */
+#ifndef QFD_IDS_H
+#define QFD_IDS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* Where project names live, as for xfs_quota and quota-tools. */
+#define QFD_PROJID_FILE	"/etc/projid"
+
+/*
+ * "alice", "1000" or "#1000" -> id.  Returns 0; -ENOENT for an unknown
+ * name, -EINVAL for a malformed one, -ERANGE for an id out of range,
+ * -EEXIST when a numeric name is also a different id.
+ */
+int qfd_id_parse(int type, const char *who, uint32_t *id);
+/* One line for a failed qfd_id_parse(), e.g. "unknown user 'bob'". */
+const char *qfd_id_strerror(int type, const char *who, int rc, char *buf,
+			    size_t len);
+
+/* The name of id, or NULL when it has none. */
+const char *qfd_id_name(int type, uint32_t id);
+
+void qfd_ids_free(void);
+
+#endif

@@ -1,0 +1,39 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Filesystems as qfd sees them: any path resolved through libmount to its
+ * mount, opened once with O_PATH.  Every quota call for the filesystem goes
+ * through that one descriptor.
+ */
+#ifndef QFD_MNT_H
+#define QFD_MNT_H
+
+#include <stdbool.h>
+#include <sys/types.h>
+
+struct qfd_fs {
+	char *target;		/* mount point: what errors name */
+	char *source;		/* device, "ubi0:vol", "tmpfs", ... */
+	char *fstype;
+	dev_t dev;
+	int fd;			/* O_PATH descriptor for quotactl_fd */
+	bool readonly;
+	bool use_quotactl;	/* kernel lacks quotactl_fd: use source */
+};
+
+/*
+ * Open the filesystem that holds path.  Returns 0, or prints one line naming
+ * path and returns -errno.
+ */
+int qfd_fs_open(const char *path, struct qfd_fs *fs);
+void qfd_fs_close(struct qfd_fs *fs);
+
+/*
+ * Open the filesystems a command names: the paths given, or with all every
+ * mounted filesystem of a type that can keep quotas, one per superblock.
+ * Prints its own errors; returns 0 or an exit code.
+ */
+int qfd_fs_open_list(char **paths, int npaths, bool all,
+		     struct qfd_fs **fss, size_t *nfs);
+void qfd_fs_free_list(struct qfd_fs *fss, size_t nfs);
+
+#endif

@@ -1,0 +1,116 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Tables for people and programs, through libsmartcols.
+ *
+ * A command describes its columns once (struct qfd_col); a row is an array
+ * of typed values indexed like that description.  This file chooses the
+ * columns (-o), formats each value for the output mode (human, -b, -r,
+ * -J, --csv) and prints.  No command formats a cell itself.
+ */
+#ifndef QFD_OUTPUT_H
+#define QFD_OUTPUT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+enum qfd_kind {
+	QFD_K_STR,		/* text */
+	QFD_K_SIZE,		/* bytes: human unless -b; JSON number */
+	QFD_K_COUNT,		/* number */
+	QFD_K_DURATION,		/* seconds: "6d23h"; JSON number of seconds */
+	QFD_K_BOOL,		/* yes/no; JSON true/false */
+	QFD_K_PERCENT,		/* "85%"; JSON number */
+};
+
+struct qfd_col {
+	const char *name;	/* heading; lower-cased it is the JSON key */
+	double whint;		/* width hint, as libsmartcols takes it */
+	int flags;		/* SCOLS_FL_* */
+	enum qfd_kind kind;
+	unsigned char dflt;	/* QFD_DFLT_*: shown when -o is not given */
+	const char *help;	/* for -H */
+};
+
+enum {
+	QFD_DFLT_NO,
+	QFD_DFLT_ALL,		/* in every format */
+	QFD_DFLT_MACHINE,	/* in -J, -r and --csv, where rows stand alone */
+};
+
+struct qfd_val {
+	bool set;		/* false: empty cell, JSON null */
+	union {
+		const char *s;
+		uint64_t u;
+		bool b;
+	};
+};
+
+enum qfd_format {
+	QFD_FMT_TABLE,
+	QFD_FMT_RAW,
+	QFD_FMT_JSON,
+	QFD_FMT_CSV,
+};
+
+/* What the output options of a command asked for. */
+struct qfd_outopts {
+	enum qfd_format format;
+	bool bytes;		/* -b */
+	bool noheadings;	/* -n */
+	const char *columns;	/* -o LIST or +LIST */
+	bool list_columns;	/* -H */
+};
+
+/*
+ * Options every table-printing command takes, for getopt_long.  The long
+ * options have no short form but --csv; values above 255 keep them apart.
+ */
+enum { QFD_OPT_CSV = 0x100 };
+#define QFD_OUT_SHORTOPTS	"bJrno:H"
+#define QFD_OUT_LONGOPTS \
+	{ "bytes", no_argument, NULL, 'b' }, \
+	{ "json", no_argument, NULL, 'J' }, \
+	{ "raw", no_argument, NULL, 'r' }, \
+	{ "csv", no_argument, NULL, QFD_OPT_CSV }, \
+	{ "noheadings", no_argument, NULL, 'n' }, \
+	{ "output", required_argument, NULL, 'o' }, \
+	{ "list-columns", no_argument, NULL, 'H' }
+#define QFD_OUT_HELP \
+	"  -o, --output LIST    columns to print (+LIST adds to the default)\n" \
+	"  -H, --list-columns   list the columns and what they mean\n" \
+	"  -b, --bytes          sizes in bytes, not human units\n" \
+	"  -J, --json           JSON (sizes in bytes, times in seconds)\n" \
+	"  -r, --raw            raw output: one line per row, no alignment\n" \
+	"      --csv            comma-separated values, quoted where needed\n" \
+	"  -n, --noheadings     no heading line\n"
+
+/*
+ * Print title as a line of its own above the next table, in the human
+ * format only: machine formats carry it in their columns.
+ */
+void qfd_out_title(const struct qfd_outopts *o, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Returns true when c was one of the output options. */
+bool qfd_outopt(struct qfd_outopts *o, int c, const char *arg);
+
+struct qfd_out;
+
+/*
+ * A table named name ("quotas": the JSON key of the row array) with the
+ * given columns.  Returns NULL after printing one line when -o names an
+ * unknown column.
+ */
+struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
+			    size_t ncols, const struct qfd_outopts *o);
+/* vals has ncols entries, indexed like cols. */
+int qfd_out_add(struct qfd_out *out, const struct qfd_val *vals);
+/* Prints and frees. */
+int qfd_out_print(struct qfd_out *out);
+void qfd_out_free(struct qfd_out *out);
+
+void qfd_out_list_columns(const struct qfd_col *cols, size_t ncols);
+
+#endif

@@ -1,0 +1,143 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * qfd - disk quota administration through quotactl_fd(2).
+ *
+ * main(): global options, then the command table drives both dispatch and
+ * 'qfd --help', so a command cannot exist without being documented there.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "cmds.h"
+#include "ids.h"
+#include "qfd.h"
+
+bool qfd_debug;
+
+static const struct qfd_cmd commands[] = {
+	{ "get", cmd_get, "[-ugp] [options] PATH [WHO...]",
+	  "show usage and limits (default: your own)" },
+	{ "set", cmd_set, "[-ugp] [options] PATH WHO... LIMITS",
+	  "set space and file limits" },
+	{ "report", cmd_report, "[-ugp] [options] [-a | PATH...]",
+	  "list every id with a quota entry" },
+	{ "state", cmd_state, "[-ugp] [options] [-a | PATH...]",
+	  "show accounting, enforcement and grace periods" },
+	{ "on", cmd_on, "[-ugp] [-a | PATH...]",
+	  "turn quota enforcement on" },
+	{ "off", cmd_off, "[-ugp] [-a | PATH...]",
+	  "turn quota enforcement off (usage is still counted)" },
+	{ "sync", cmd_sync, "[-ugp] [-a | PATH...]",
+	  "write quota state to disk" },
+};
+
+const char *qfd_type_name(int type)
+{
+	static const char *const names[QFD_NTYPES] = {
+		[QFD_USR] = "user", [QFD_GRP] = "group", [QFD_PRJ] = "project",
+	};
+
+	return type >= 0 && type < QFD_NTYPES ? names[type] : "unknown";
+}
+
+void qfd_usage_hint(const char *cmd)
+{
+	if (cmd)
+		fprintf(stderr, "Try 'qfd %s --help' for more information.\n", cmd);
+	else
+		fprintf(stderr, "Try 'qfd --help' for more information.\n");
+}
+
+const struct qfd_cmd *qfd_find_cmd(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		if (!strcmp(commands[i].name, name))
+			return &commands[i];
+	return NULL;
+}
+
+static void usage(void)
+{
+	size_t i;
+
+	printf("Usage: qfd [--debug] COMMAND [options] [args]\n\n"
+	       "Administer disk quotas through quotactl_fd(2): any path on a\n"
+	       "filesystem names it, no block device needed.\n\nCommands:\n");
+	for (i = 0; i < ARRAY_SIZE(commands); i++)
+		printf("  %-8s %s\n", commands[i].name, commands[i].summary);
+	printf("\nOptions:\n"
+	       "  -d, --debug    trace every quota call on stderr\n"
+	       "  -h, --help     show this help\n"
+	       "  -V, --version  show the version\n\n"
+	       "'qfd COMMAND --help' describes a command; qfd(8) all of them.\n");
+}
+
+/*
+ * stdout may be a pipe to a full disk or a closed reader: a report that was
+ * not written must not exit 0 (the idea of util-linux's closestream.h).
+ */
+static int close_stdout(int rc)
+{
+	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
+		if (errno != EPIPE)
+			warn("write error");
+		return rc ? rc : QFD_EXIT_FAILURE;
+	}
+	return rc;
+}
+
+int main(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "debug", no_argument, NULL, 'd' },
+		{ "help", no_argument, NULL, 'h' },
+		{ "version", no_argument, NULL, 'V' },
+		{ NULL, 0, NULL, 0 }
+	};
+	const struct qfd_cmd *cmd;
+	int c, rc;
+
+	if (getenv("QFD_DEBUG"))
+		qfd_debug = true;
+	/* '+': stop at the command name, its options are its own */
+	while ((c = getopt_long(argc, argv, "+dhV", opts, NULL)) != -1) {
+		switch (c) {
+		case 'd':
+			qfd_debug = true;
+			break;
+		case 'h':
+			usage();
+			return close_stdout(QFD_EXIT_OK);
+		case 'V':
+			printf("qfd %s\n", PACKAGE_VERSION);
+			return close_stdout(QFD_EXIT_OK);
+		default:
+			qfd_usage_hint(NULL);
+			return QFD_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc) {
+		warnx("no command given");
+		qfd_usage_hint(NULL);
+		return QFD_EXIT_USAGE;
+	}
+	cmd = qfd_find_cmd(argv[optind]);
+	if (!cmd) {
+		warnx("unknown command '%s'", argv[optind]);
+		qfd_usage_hint(NULL);
+		return QFD_EXIT_USAGE;
+	}
+	argc -= optind;
+	argv += optind;
+	optind = 0;	/* restart getopt for the command's own options */
+	rc = cmd->run(argc, argv);
+	qfd_ids_free();
+	return close_stdout(rc);
+}

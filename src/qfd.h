@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * qfd - disk quota administration through quotactl_fd(2).
+ *
+ * Things every command needs: exit codes, quota types, the command
+ * descriptor and the small error helpers.
+ */
+#ifndef QFD_QFD_H
+#define QFD_QFD_H
+
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+
+/* Exit codes, documented in qfd(8) EXIT STATUS. */
+enum {
+	QFD_EXIT_OK = 0,
+	QFD_EXIT_FAILURE = 1,	/* the kernel or the system refused */
+	QFD_EXIT_USAGE = 2,	/* bad command line or input; nothing done */
+	QFD_EXIT_OVER = 3,	/* report --over: some ids are past a limit */
+	QFD_EXIT_CHANGED = 4,	/* set --exit-changed: something was written */
+};
+
+enum qfd_qtype {
+	QFD_USR = 0,	/* the kernel's USRQUOTA */
+	QFD_GRP = 1,	/* GRPQUOTA */
+	QFD_PRJ = 2,	/* PRJQUOTA */
+	QFD_NTYPES
+};
+
+#define QFD_TYPE_BIT(t)		(1u << (t))
+#define QFD_ALL_TYPES		(QFD_TYPE_BIT(QFD_USR) | QFD_TYPE_BIT(QFD_GRP) | QFD_TYPE_BIT(QFD_PRJ))
+
+const char *qfd_type_name(int type);
+
+struct qfd_cmd {
+	const char *name;
+	int (*run)(int argc, char **argv);
+	const char *args;	/* synopsis after the command name */
+	const char *summary;	/* one line for 'qfd --help' */
+};
+
+/* Global state set by options before the command name. */
+extern bool qfd_debug;
+
+void qfd_usage_hint(const char *cmd);
+
+#define QFD_USAGE_ERR(cmd, ...) do {					\
+		warnx(__VA_ARGS__);					\
+		qfd_usage_hint(cmd);					\
+		return QFD_EXIT_USAGE;					\
+	} while (0)
+
+#define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
+
+#endif

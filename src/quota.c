@@ -1,0 +1,311 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The kernel's quota interface.
+ *
+ * Every command goes through quotactl_fd(2) on the filesystem's O_PATH
+ * descriptor.  Kernels before 5.14 lack that syscall; there, and only there,
+ * the classic quotactl(2) is used on the block device libmount named.
+ *
+ * Reads use the generic Q_GETQUOTA family (exact bytes) and fall back to the
+ * XFS-style Q_XGETQUOTA family on EROFS, because quotactl counts the generic
+ * reads as writes and refuses them on read-only mounts.  Writes use
+ * Q_XSETQLIM, whose field mask can change one limit alone: Q_SETQUOTA cannot
+ * set a soft limit without also setting the hard one.
+ */
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/syscall.h>
+#include <unistd.h>
+#include <linux/dqblk_xfs.h>
+#include <linux/quota.h>
+
+#include "mnt.h"
+#include "qfd.h"
+#include "quota.h"
+
+#ifndef SYS_quotactl_fd
+# define SYS_quotactl_fd 443	/* the same on every architecture */
+#endif
+
+#define BB_SHIFT	9	/* the X commands count 512-byte basic blocks */
+
+static const char *cmd_name(int cmd)
+{
+	switch (cmd) {
+	case Q_SYNC: return "Q_SYNC";
+	case Q_QUOTAON: return "Q_QUOTAON";
+	case Q_QUOTAOFF: return "Q_QUOTAOFF";
+	case Q_GETFMT: return "Q_GETFMT";
+	case Q_GETINFO: return "Q_GETINFO";
+	case Q_SETINFO: return "Q_SETINFO";
+	case Q_GETQUOTA: return "Q_GETQUOTA";
+	case Q_GETNEXTQUOTA: return "Q_GETNEXTQUOTA";
+	case Q_XGETQUOTA: return "Q_XGETQUOTA";
+	case Q_XGETNEXTQUOTA: return "Q_XGETNEXTQUOTA";
+	case Q_XSETQLIM: return "Q_XSETQLIM";
+	case Q_XGETQSTATV: return "Q_XGETQSTATV";
+	}
+	return "?";
+}
+
+static bool have_quotactl_fd(void)
+{
+	static int have = -1;
+
+	/*
+	 * An invalid descriptor tells the two apart without side effects:
+	 * the syscall answers EBADF, a kernel without it ENOSYS.
+	 */
+	if (have < 0)
+		have = !(syscall(SYS_quotactl_fd, -1, QCMD(Q_SYNC, USRQUOTA),
+				 0, NULL) < 0 && errno == ENOSYS);
+	return have;
+}
+
+static int qctl(struct qfd_fs *fs, int cmd, int type, uint32_t id, void *addr)
+{
+	const char *via = "quotactl_fd";
+	struct stat st;
+	long rc;
+
+	if (!fs->use_quotactl && !have_quotactl_fd())
+		fs->use_quotactl = true;
+
+	if (fs->use_quotactl) {
+		via = "quotactl";
+		/*
+		 * No device node (UBIFS, tmpfs, a container's /dev): nothing
+		 * but quotactl_fd can reach this filesystem.
+		 */
+		if (!fs->source || stat(fs->source, &st) || !S_ISBLK(st.st_mode)) {
+			errno = ENOTBLK;
+			rc = -1;
+		} else {
+			rc = syscall(SYS_quotactl, QCMD(cmd, type), fs->source,
+				     id, addr);
+		}
+	} else {
+		rc = syscall(SYS_quotactl_fd, fs->fd, QCMD(cmd, type), id, addr);
+	}
+	rc = rc < 0 ? -errno : 0;
+
+	if (qfd_debug)
+		fprintf(stderr, "qfd: debug: %s(%s, %s, %s, %u) = %s\n", via,
+			fs->use_quotactl && fs->source ? fs->source : fs->target,
+			cmd_name(cmd), qfd_type_name(type), id,
+			rc ? strerror((int)-rc) : "0");
+	return (int)rc;
+}
+
+static int64_t xtimer(const struct fs_disk_quota *d, int32_t lo, int8_t hi)
+{
+	if (d->d_fieldmask & FS_DQ_BIGTIME)
+		return (int64_t)(uint32_t)lo | (int64_t)hi << 32;
+	return lo;
+}
+
+static void from_xfs(struct qfd_dq *dq, const struct fs_disk_quota *d)
+{
+	dq->id = d->d_id;
+	dq->space = d->d_bcount << BB_SHIFT;
+	dq->space_soft = d->d_blk_softlimit << BB_SHIFT;
+	dq->space_hard = d->d_blk_hardlimit << BB_SHIFT;
+	dq->files = d->d_icount;
+	dq->files_soft = d->d_ino_softlimit;
+	dq->files_hard = d->d_ino_hardlimit;
+	dq->space_timer = xtimer(d, d->d_btimer, d->d_btimer_hi);
+	dq->files_timer = xtimer(d, d->d_itimer, d->d_itimer_hi);
+}
+
+static void from_generic(struct qfd_dq *dq, const struct if_nextdqblk *b)
+{
+	dq->id = b->dqb_id;
+	dq->space = b->dqb_curspace;
+	dq->space_soft = b->dqb_bsoftlimit * QIF_DQBLKSIZE;
+	dq->space_hard = b->dqb_bhardlimit * QIF_DQBLKSIZE;
+	dq->files = b->dqb_curinodes;
+	dq->files_soft = b->dqb_isoftlimit;
+	dq->files_hard = b->dqb_ihardlimit;
+	dq->space_timer = (int64_t)b->dqb_btime;
+	dq->files_timer = (int64_t)b->dqb_itime;
+}
+
+static int get_common(struct qfd_fs *fs, int type, uint32_t id,
+		      struct qfd_dq *dq, bool next)
+{
+	struct fs_disk_quota d;
+	struct if_nextdqblk b;
+	int rc;
+
+	memset(&b, 0, sizeof(b));
+	if (!fs->readonly) {
+		/* if_dqblk is if_nextdqblk without the trailing id */
+		rc = qctl(fs, next ? Q_GETNEXTQUOTA : Q_GETQUOTA, type, id, &b);
+		if (rc != -EROFS) {
+			if (!rc) {
+				if (!next)
+					b.dqb_id = id;
+				from_generic(dq, &b);
+			}
+			return rc;
+		}
+		fs->readonly = true;
+	}
+	memset(&d, 0, sizeof(d));
+	rc = qctl(fs, next ? Q_XGETNEXTQUOTA : Q_XGETQUOTA, type, id, &d);
+	if (!rc) {
+		if (!next)
+			d.d_id = id;
+		from_xfs(dq, &d);
+	}
+	return rc;
+}
+
+int qf_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq)
+{
+	return get_common(fs, type, id, dq, false);
+}
+
+int qf_next(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq)
+{
+	return get_common(fs, type, id, dq, true);
+}
+
+static uint64_t bytes_to_bb(uint64_t bytes)
+{
+	/* round up to the kernel's 1 KiB limit unit first, then count BBs */
+	uint64_t kib = bytes / QFD_LIMIT_UNIT + !!(bytes % QFD_LIMIT_UNIT);
+
+	return kib * (QFD_LIMIT_UNIT >> BB_SHIFT);
+}
+
+static void set_xtimer(struct fs_disk_quota *d, int64_t t, int32_t *lo,
+		       int8_t *hi)
+{
+	*lo = (int32_t)t;
+	*hi = (int8_t)(t >> 32);
+	d->d_fieldmask |= FS_DQ_BIGTIME;
+}
+
+int qf_set(struct qfd_fs *fs, int type, uint32_t id, unsigned int mask,
+	   const struct qfd_dq *val)
+{
+	static const uint8_t xflags[QFD_NTYPES] = {
+		[QFD_USR] = FS_USER_QUOTA,
+		[QFD_GRP] = FS_GROUP_QUOTA,
+		[QFD_PRJ] = FS_PROJ_QUOTA,
+	};
+	struct fs_disk_quota d;
+
+	memset(&d, 0, sizeof(d));
+	d.d_version = FS_DQUOT_VERSION;
+	d.d_flags = xflags[type];
+	d.d_id = id;
+	if (mask & QFD_SET_SPACE_SOFT) {
+		d.d_fieldmask |= FS_DQ_BSOFT;
+		d.d_blk_softlimit = bytes_to_bb(val->space_soft);
+	}
+	if (mask & QFD_SET_SPACE_HARD) {
+		d.d_fieldmask |= FS_DQ_BHARD;
+		d.d_blk_hardlimit = bytes_to_bb(val->space_hard);
+	}
+	if (mask & QFD_SET_FILES_SOFT) {
+		d.d_fieldmask |= FS_DQ_ISOFT;
+		d.d_ino_softlimit = val->files_soft;
+	}
+	if (mask & QFD_SET_FILES_HARD) {
+		d.d_fieldmask |= FS_DQ_IHARD;
+		d.d_ino_hardlimit = val->files_hard;
+	}
+	if (mask & QFD_SET_SPACE_TIMER) {
+		d.d_fieldmask |= FS_DQ_BTIMER;
+		set_xtimer(&d, val->space_timer, &d.d_btimer, &d.d_btimer_hi);
+	}
+	if (mask & QFD_SET_FILES_TIMER) {
+		d.d_fieldmask |= FS_DQ_ITIMER;
+		set_xtimer(&d, val->files_timer, &d.d_itimer, &d.d_itimer_hi);
+	}
+	return qctl(fs, Q_XSETQLIM, type, id, &d);
+}
+
+int qf_state(struct qfd_fs *fs, int type, struct qfd_state *st)
+{
+	static const uint16_t acct[QFD_NTYPES] = {
+		FS_QUOTA_UDQ_ACCT, FS_QUOTA_GDQ_ACCT, FS_QUOTA_PDQ_ACCT };
+	static const uint16_t enfd[QFD_NTYPES] = {
+		FS_QUOTA_UDQ_ENFD, FS_QUOTA_GDQ_ENFD, FS_QUOTA_PDQ_ENFD };
+	struct fs_quota_statv sv;
+	struct if_dqinfo info;
+	uint32_t fmt = 0;
+	int rc;
+
+	memset(st, 0, sizeof(*st));
+	memset(&sv, 0, sizeof(sv));
+	sv.qs_version = FS_QSTATV_VERSION1;
+	rc = qctl(fs, Q_XGETQSTATV, type, 0, &sv);
+	if (rc)
+		return rc;
+	st->accounting = sv.qs_flags & acct[type];
+	st->enforcing = sv.qs_flags & enfd[type];
+	if (!st->accounting)
+		return 0;
+
+	memset(&info, 0, sizeof(info));
+	rc = qctl(fs, Q_GETINFO, type, 0, &info);
+	if (rc)
+		return rc;
+	st->space_grace = info.dqi_bgrace;
+	st->files_grace = info.dqi_igrace;
+
+	/* XFS keeps no quota file format; its answer is not an error */
+	if (!qctl(fs, Q_GETFMT, type, 0, &fmt))
+		st->format = fmt;
+	return 0;
+}
+
+int qf_set_grace(struct qfd_fs *fs, int type, const uint64_t *space,
+		 const uint64_t *files)
+{
+	struct if_dqinfo info;
+
+	memset(&info, 0, sizeof(info));
+	if (space) {
+		info.dqi_bgrace = *space;
+		info.dqi_valid |= IIF_BGRACE;
+	}
+	if (files) {
+		info.dqi_igrace = *files;
+		info.dqi_valid |= IIF_IGRACE;
+	}
+	return qctl(fs, Q_SETINFO, type, 0, &info);
+}
+
+int qf_on(struct qfd_fs *fs, int type)
+{
+	/* the format id only matters for visible quota files */
+	return qctl(fs, Q_QUOTAON, type, QFMT_VFS_V1, NULL);
+}
+
+int qf_off(struct qfd_fs *fs, int type)
+{
+	return qctl(fs, Q_QUOTAOFF, type, 0, NULL);
+}
+
+int qf_sync(struct qfd_fs *fs, int type)
+{
+	return qctl(fs, Q_SYNC, type, 0, NULL);
+}
+
+const char *qf_format_name(uint32_t format)
+{
+	switch (format) {
+	case QFMT_VFS_OLD: return "vfsold";
+	case QFMT_VFS_V0: return "vfsv0";
+	case QFMT_OCFS2: return "ocfs2";
+	case QFMT_VFS_V1: return "vfsv1";
+	}
+	return NULL;
+}

@@ -1,0 +1,64 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Typed wrappers around quotactl_fd(2).  This is the only file that talks to
+ * the kernel's quota interface.  Functions return 0 or a negative errno and
+ * never print: the commands decide what an error means to the user.
+ */
+#ifndef QFD_QUOTA_H
+#define QFD_QUOTA_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+struct qfd_fs;
+
+/* One id's usage and limits, in bytes and inode counts. */
+struct qfd_dq {
+	uint32_t id;
+	uint64_t space, space_soft, space_hard;
+	uint64_t files, files_soft, files_hard;
+	int64_t space_timer, files_timer;	/* grace deadline, 0: none */
+};
+
+/* Fields of a limit change; only those in mask are sent to the kernel. */
+enum {
+	QFD_SET_SPACE_SOFT = 1 << 0,
+	QFD_SET_SPACE_HARD = 1 << 1,
+	QFD_SET_FILES_SOFT = 1 << 2,
+	QFD_SET_FILES_HARD = 1 << 3,
+	QFD_SET_SPACE_TIMER = 1 << 4,
+	QFD_SET_FILES_TIMER = 1 << 5,
+};
+
+struct qfd_state {
+	bool accounting;
+	bool enforcing;
+	uint32_t format;		/* QFMT_*, 0 when the kernel does not say */
+	uint64_t space_grace;		/* seconds */
+	uint64_t files_grace;
+};
+
+/* The kernel keeps block limits in 1 KiB units: limits are rounded up. */
+#define QFD_LIMIT_UNIT	1024ULL
+
+/* What the kernel will store for a space limit of bytes. */
+static inline uint64_t qf_round_limit(uint64_t bytes)
+{
+	return (bytes + QFD_LIMIT_UNIT - 1) / QFD_LIMIT_UNIT * QFD_LIMIT_UNIT;
+}
+
+int qf_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq);
+/* The first id >= id that has an entry; -ENOENT past the last one. */
+int qf_next(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq);
+int qf_set(struct qfd_fs *fs, int type, uint32_t id, unsigned int mask,
+	   const struct qfd_dq *val);
+int qf_state(struct qfd_fs *fs, int type, struct qfd_state *st);
+int qf_set_grace(struct qfd_fs *fs, int type, const uint64_t *space,
+		 const uint64_t *files);
+int qf_on(struct qfd_fs *fs, int type);
+int qf_off(struct qfd_fs *fs, int type);
+int qf_sync(struct qfd_fs *fs, int type);
+
+const char *qf_format_name(uint32_t format);
+
+#endif

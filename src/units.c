@@ -1,0 +1,252 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Sizes, counts and durations: parsing and formatting.
+ *
+ * Numbers are parsed with integer arithmetic only: "1.5G" must mean exactly
+ * 1610612736 bytes on every machine, which floating point does not promise.
+ */
+#include <ctype.h>
+#include <errno.h>
+#include <inttypes.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "units.h"
+
+/*
+ * Parse "INT[.FRAC]" at *s; on return *s points past the number.  The value
+ * is kept as a fraction num / den with den a power of ten, so that a
+ * multiplier can be applied before dividing.
+ */
+static int parse_decimal(const char **s, unsigned __int128 *num,
+			 unsigned __int128 *den)
+{
+	const char *p = *s;
+	unsigned __int128 n = 0, d = 1;
+	int digits = 0, fdigits = 0;
+
+	while (isdigit((unsigned char)*p)) {
+		n = n * 10 + (unsigned)(*p++ - '0');
+		if (n > UINT64_MAX)
+			return -ERANGE;
+		digits++;
+	}
+	if (*p == '.') {
+		p++;
+		while (isdigit((unsigned char)*p)) {
+			/* more than 18 fractional digits is noise, not a size */
+			if (fdigits == 18)
+				return -EINVAL;
+			n = n * 10 + (unsigned)(*p++ - '0');
+			d *= 10;
+			fdigits++;
+		}
+		if (!fdigits)
+			return -EINVAL;
+	}
+	if (!digits)
+		return -EINVAL;
+	*num = n;
+	*den = d;
+	*s = p;
+	return 0;
+}
+
+static int scale(unsigned __int128 num, unsigned __int128 den,
+		 uint64_t mult, bool exact, uint64_t *out)
+{
+	unsigned __int128 v = num * mult;
+
+	/* num can reach 2^124 and mult 2^60: test the product for wrapping */
+	if (mult && v / mult != num)
+		return -ERANGE;
+	if (exact && v % den)
+		return -EINVAL;
+	v = (v + den - 1) / den;	/* fractions of a byte round up */
+	if (v > UINT64_MAX)
+		return -ERANGE;
+	*out = (uint64_t)v;
+	return 0;
+}
+
+static uint64_t pow_u64(uint64_t base, int exp)
+{
+	uint64_t r = 1;
+
+	while (exp-- > 0)
+		r *= base;
+	return r;
+}
+
+static const char unit_letters[] = "KMGTPE";
+
+int qfd_parse_size(const char *s, uint64_t *out)
+{
+	unsigned __int128 num, den;
+	const char *p = s, *u;
+	uint64_t mult = 1;
+	int rc;
+
+	rc = parse_decimal(&p, &num, &den);
+	if (rc)
+		return rc;
+	if (*p) {
+		u = strchr(unit_letters, toupper((unsigned char)*p));
+		if (!u || !*u) {
+			if (!strcmp(p, "B") || !strcmp(p, "b"))
+				return scale(num, den, 1, false, out);
+			return -EINVAL;
+		}
+		p++;
+		/* K, KiB: binary; KB: decimal, as dd(1) and lsblk(8) read them */
+		if (!*p || !strcmp(p, "iB") || !strcmp(p, "ib"))
+			mult = pow_u64(1024, (int)(u - unit_letters) + 1);
+		else if (!strcmp(p, "B") || !strcmp(p, "b"))
+			mult = pow_u64(1000, (int)(u - unit_letters) + 1);
+		else
+			return -EINVAL;
+	}
+	return scale(num, den, mult, false, out);
+}
+
+int qfd_parse_count(const char *s, uint64_t *out)
+{
+	static const char letters[] = "kmgt";
+	unsigned __int128 num, den;
+	const char *p = s, *u;
+	uint64_t mult = 1;
+	int rc;
+
+	rc = parse_decimal(&p, &num, &den);
+	if (rc)
+		return rc;
+	if (*p) {
+		u = strchr(letters, tolower((unsigned char)*p));
+		if (!u || !*u || p[1])
+			return -EINVAL;
+		mult = pow_u64(1000, (int)(u - letters) + 1);
+	}
+	/* a count is whole: "1.5" files is a typo, not a request */
+	return scale(num, den, mult, true, out);
+}
+
+int qfd_parse_duration(const char *s, uint64_t *out)
+{
+	static const struct {
+		char unit;
+		uint64_t secs;
+	} units[] = {
+		{ 's', 1 }, { 'm', 60 }, { 'h', 3600 },
+		{ 'd', 86400 }, { 'w', 7 * 86400 },
+	};
+	const char *p = s;
+	uint64_t total = 0;
+
+	if (!*p)
+		return -EINVAL;
+	while (*p) {
+		uint64_t n = 0, mult = 0;
+		size_t i;
+
+		if (!isdigit((unsigned char)*p))
+			return -EINVAL;
+		while (isdigit((unsigned char)*p)) {
+			if (__builtin_mul_overflow(n, 10, &n) ||
+			    __builtin_add_overflow(n, (uint64_t)(*p - '0'), &n))
+				return -ERANGE;
+			p++;
+		}
+		if (!*p && p == s + strspn(s, "0123456789")) {
+			mult = 1;	/* a bare number is seconds */
+		} else {
+			for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
+				if (tolower((unsigned char)*p) == units[i].unit)
+					mult = units[i].secs;
+			if (!mult)
+				return -EINVAL;
+			p++;
+		}
+		if (__builtin_mul_overflow(n, mult, &n) ||
+		    __builtin_add_overflow(total, n, &total))
+			return -ERANGE;
+	}
+	/* the kernel keeps grace periods in 32 or 64 bits; stay in range */
+	if (total > INT64_MAX)
+		return -ERANGE;
+	*out = total;
+	return 0;
+}
+
+char *qfd_format_size(uint64_t bytes, char *buf, size_t len)
+{
+	static const char letters[] = "BKMGTPE";
+	unsigned __int128 unit = 1, tenths;
+	int exp = 0;
+
+	while (exp < 6 && bytes >= unit * 1024) {
+		unit *= 1024;
+		exp++;
+	}
+	if (!exp) {
+		snprintf(buf, len, "%" PRIu64 "%s", bytes, bytes ? "B" : "");
+		return buf;
+	}
+	tenths = ((unsigned __int128)bytes * 10 + unit / 2) / unit;
+	if (tenths % 10)
+		snprintf(buf, len, "%u.%u%c", (unsigned)(tenths / 10),
+			 (unsigned)(tenths % 10), letters[exp]);
+	else
+		snprintf(buf, len, "%u%c", (unsigned)(tenths / 10), letters[exp]);
+	return buf;
+}
+
+char *qfd_format_count(uint64_t n, char *buf, size_t len)
+{
+	snprintf(buf, len, "%" PRIu64, n);
+	return buf;
+}
+
+char *qfd_format_duration(uint64_t secs, char *buf, size_t len)
+{
+	static const struct {
+		char unit;
+		uint64_t secs;
+	} units[] = {
+		{ 'd', 86400 }, { 'h', 3600 }, { 'm', 60 }, { 's', 1 },
+	};
+	size_t i, off = 0;
+	int shown = 0;
+
+	if (!secs) {
+		snprintf(buf, len, "0s");
+		return buf;
+	}
+	buf[0] = '\0';
+	/* two units say enough ("6d23h"); more is noise in a table */
+	for (i = 0; i < sizeof(units) / sizeof(units[0]) && shown < 2; i++) {
+		uint64_t n = secs / units[i].secs;
+
+		if (!n) {
+			if (shown)
+				shown++;
+			continue;
+		}
+		off += (size_t)snprintf(buf + off, len - off, "%" PRIu64 "%c",
+					n, units[i].unit);
+		if (off >= len)
+			break;
+		secs %= units[i].secs;
+		shown++;
+	}
+	return buf;
+}
+
+char *qfd_format_time(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "%lld", (long long)t);
+	return buf;
+}
