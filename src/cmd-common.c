@@ -78,10 +78,20 @@ void qfd_kerr(const struct qfd_fs *fs, int type, int rc, const char *op)
 
 	switch (-rc) {
 	case ESRCH:
+		if (fs->readonly) {
+			warnx("%s: %s quotas are not active on this read-only mount (%s suspends quotas while read-only)",
+			      m, t, fs->fstype);
+			break;
+		}
 		warnx("%s: %s quotas are off: the filesystem was made or mounted without them (mkfs.ext4 -O quota, mount -o %squota)",
 		      m, t, type == QFD_USR ? "usr" : type == QFD_GRP ? "grp" : "prj");
 		break;
 	case ENOSYS:
+		if (fs->readonly) {
+			warnx("%s: %s keeps no quota information on this read-only mount; remount it read-write",
+			      m, fs->fstype);
+			break;
+		}
 		warnx("%s: %s has no quota support in this kernel", m, fs->fstype);
 		break;
 	case EPERM:

@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <unistd.h>
 #include <libsmartcols.h>
 
 #include "output.h"
@@ -146,6 +147,12 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 	if (!out->tb)
 		goto nomem;
 	scols_table_set_name(out->tb, name);
+	/*
+	 * Piped into a file or a mail, a report is not cut to 80 columns;
+	 * on a terminal libsmartcols fits it to the width.
+	 */
+	if (!isatty(STDOUT_FILENO))
+		scols_table_set_termforce(out->tb, SCOLS_TERMFORCE_NEVER);
 	scols_table_enable_noheadings(out->tb, o->noheadings);
 	switch (o->format) {
 	case QFD_FMT_JSON:

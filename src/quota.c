@@ -166,7 +166,15 @@ static int get_common(struct qfd_fs *fs, int type, uint32_t id,
 
 int qf_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq)
 {
-	return get_common(fs, type, id, dq, false);
+	int rc = get_common(fs, type, id, dq, false);
+
+	/* XFS has no entry for an id never charged: no usage, no limits */
+	if (rc == -ENOENT) {
+		memset(dq, 0, sizeof(*dq));
+		dq->id = id;
+		rc = 0;
+	}
+	return rc;
 }
 
 int qf_next(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq)
