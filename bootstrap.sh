@@ -5,7 +5,13 @@
 # we are root on Debian) first install what building and testing qfd needs.
 set -eu
 
-BUILD_DEPS="autoconf automake libtool pkg-config make gcc libc6-dev linux-libc-dev libmount-dev libsmartcols-dev bats jq"
+# Building qfd
+BUILD_DEPS="autoconf automake libtool pkg-config make gcc libc6-dev linux-libc-dev libmount-dev libsmartcols-dev"
+# Running the tests: bats, and the VM that boots a Debian kernel with the
+# filesystems, quota-tools and xfsprogs to compare against
+BUILD_DEPS="$BUILD_DEPS bats jq qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs mtd-utils quota util-linux strace time"
+# Building the kernel patches in kernel/
+BUILD_DEPS="$BUILD_DEPS bc bison flex libelf-dev libssl-dev perl python3 xz-utils patch git"
 
 usage() {
 	echo "Usage: $0 [--install-deps]"

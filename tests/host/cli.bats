@@ -1,0 +1,166 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# The command line on the host: help, usage errors, bad input.  Nothing
+# here needs quotas: every case fails (or succeeds) before the first quota
+# call, or on the host's own root, whose kernel answers ESRCH or ENOSYS.
+
+setup() {
+	: "${QFD:?QFD must name the qfd binary}"
+}
+
+COMMANDS="get set report state on off sync"
+
+@test "qfd --help lists every command and exits 0" {
+	run "$QFD" --help
+	[ "$status" -eq 0 ]
+	for c in $COMMANDS; do
+		[[ "$output" == *"  $c "* ]] || { echo "missing $c"; false; }
+	done
+}
+
+@test "qfd CMD --help prints its usage on stdout and exits 0" {
+	for c in $COMMANDS; do
+		run "$QFD" "$c" --help
+		[ "$status" -eq 0 ]
+		[[ "${lines[0]}" == "Usage: qfd $c "* ]]
+		[[ "$output" == *"-h, --help"* ]]
+	done
+}
+
+@test "qfd --version" {
+	run "$QFD" --version
+	[ "$status" -eq 0 ]
+	[[ "$output" =~ ^qfd\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+}
+
+@test "no command: one line, a hint, exit 2" {
+	run "$QFD"
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: no command given" ]
+	[ "${lines[1]}" = "Try 'qfd --help' for more information." ]
+}
+
+@test "unknown command: names it, exit 2" {
+	run "$QFD" frobnicate
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: unknown command 'frobnicate'" ]
+}
+
+@test "unknown option of a command: hint names the command" {
+	run "$QFD" report --bogus /
+	[ "$status" -eq 2 ]
+	[ "${lines[-1]}" = "Try 'qfd report --help' for more information." ]
+}
+
+@test "set: malformed and overflowing sizes are refused, exit 2" {
+	for bad in 10Q 99999999999999999999T -5 1.5.5M "" M 0x10 "1 M"; do
+		run "$QFD" set / root --bhard "$bad"
+		[ "$status" -eq 2 ] || { echo "accepted '$bad'"; false; }
+		[[ "${lines[0]}" == "qfd: --bhard '$bad': "* ]]
+	done
+	run "$QFD" set / root --bhard 99999999999999999999T
+	[ "${lines[0]}" = "qfd: --bhard '99999999999999999999T': too large" ]
+	run "$QFD" set / root --isoft 1.5
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == "qfd: --isoft '1.5': not a count"* ]]
+}
+
+@test "set: unknown user, group and project are refused, exit 2" {
+	run "$QFD" set / no-such-user-qfd --bhard 1M
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: unknown user 'no-such-user-qfd'" ]
+	run "$QFD" set -g / no-such-group-qfd --bhard 1M
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: unknown group 'no-such-group-qfd'" ]
+	run "$QFD" set -p / no-such-project-qfd --bhard 1M
+	[ "$status" -eq 2 ]
+	[[ "$output" == "qfd: unknown project 'no-such-project-qfd': not in /etc/projid"* ]]
+}
+
+@test "ids: out of range and malformed numeric ids" {
+	run "$QFD" get / 4294967295
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: user id '4294967295' is out of range (0 to 4294967294)" ]
+	run "$QFD" get / '#12x'
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: invalid user '#12x': give a name or a number" ]
+}
+
+@test "set: nothing to set, no WHO, two types: exit 2" {
+	run "$QFD" set / root
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == "qfd: nothing to set: "* ]]
+	run "$QFD" set / --bhard 1M
+	[ "$status" -eq 2 ]
+	run "$QFD" set -ug / root --bhard 1M
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: set one quota type at a time: -u, -g or -p" ]
+}
+
+@test "a path that does not exist: names it, exit 2" {
+	for c in "get" "report" "state" "on" "off" "sync"; do
+		run "$QFD" $c /no/such/path/qfd
+		[ "$status" -eq 2 ]
+		[ "${lines[0]}" = "qfd: /no/such/path/qfd: No such file or directory" ]
+	done
+	run "$QFD" set /no/such/path/qfd root --bhard 1M
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: /no/such/path/qfd: No such file or directory" ]
+}
+
+@test "report: unknown column, bad --over, -a with paths: exit 2" {
+	run "$QFD" report -o NAME,BOGUS /
+	[ "$status" -eq 2 ]
+	[[ "${lines[0]}" == "qfd: unknown column 'BOGUS'"* ]]
+	run "$QFD" report --over medium /
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: --over takes 'soft' or 'hard', not 'medium'" ]
+	run "$QFD" report -a /
+	[ "$status" -eq 2 ]
+	run "$QFD" report
+	[ "$status" -eq 2 ]
+}
+
+@test "-H lists every column with its meaning" {
+	run "$QFD" report -H
+	[ "$status" -eq 0 ]
+	for c in NAME ID STATUS SPACE SPACE-SOFT SPACE-HARD SPACE-GRACE SPACE-USE% \
+		 FILES FILES-SOFT FILES-HARD FILES-GRACE FILES-USE% TARGET FSTYPE TYPE; do
+		[[ "$output" == *" $c  "* ]] || { echo "missing $c"; false; }
+	done
+	run "$QFD" state -H
+	[ "$status" -eq 0 ]
+	[[ "$output" == *"ENFORCING  limits are enforced"* ]]
+}
+
+@test "get -p without a project asks for one" {
+	run "$QFD" get -p /
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: name the project: processes have no own project" ]
+}
+
+@test "a filesystem without quotas: one line naming the mount point, exit 1" {
+	# The host's kernel has quota support but no quota-enabled filesystem:
+	# its root answers ENOSYS or ESRCH, both produced by the real kernel.
+	run "$QFD" get / root
+	[ "$status" -eq 1 ]
+	[ "${#lines[@]}" -eq 1 ]
+	[[ "${lines[0]}" == "qfd: /: "* ]]
+	run "$QFD" report /
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "qfd: /: "* ]]
+}
+
+@test "--debug traces the quota call on stderr" {
+	run "$QFD" --debug get / root
+	[ "$status" -eq 1 ]
+	[[ "${lines[0]}" == "qfd: debug: quotactl_fd(/, Q_GETQUOTA, user, 0) = "* ]]
+}
+
+@test "writing to a closed or full stdout is a failure" {
+	[ -w /dev/full ] || skip "no /dev/full"
+	run sh -c '"$QFD" --help >/dev/full'
+	[ "$status" -eq 1 ]
+	[[ "$output" == "qfd: write error"* ]]
+}
