@@ -1,20 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * qfd set: change limits.
+ * qfd set: change limits, grace periods and grace times.
  *
- * Everything is checked before anything is written: every WHO resolved,
- * every size parsed, every current entry read.  Only the fields asked for
- * and actually different are sent, so a re-run changes nothing and two
- * setters of different fields never undo each other.
+ * Everything is checked before anything is written: every WHO resolved
+ * (every line of a batch parsed), every current entry read, every soft
+ * limit compared with its hard one.  Only the fields asked for and actually
+ * different are sent, so a re-run changes nothing and two setters of
+ * different fields never undo each other.  That is what provisioning tools
+ * need: "changed" or "unchanged" per id, and --exit-changed.
+ *
+ * One descriptor serves the whole run, and a batch of 100,000 ids is one
+ * flat array (batch.c): the cost is one read and at most one write per id.
  */
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
-#include <stddef.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
+#include "batch.h"
 #include "cmds.h"
 #include "ids.h"
 #include "mnt.h"
@@ -22,89 +28,134 @@
 #include "units.h"
 
 enum {
-	OPT_BSOFT = 0x200,
+	OPT_BSOFT = 0x200,	/* OPT_BSOFT + QFD_LIM_*: the four limits */
 	OPT_BHARD,
 	OPT_ISOFT,
 	OPT_IHARD,
 	OPT_EXIT_CHANGED,
+	OPT_LIKE,
+	OPT_BATCH,
+	OPT_GRACE_SPACE,
+	OPT_GRACE_FILES,
+	OPT_RESET_GRACE,
+	OPT_GRACE_TIME,
 };
 
-struct field {
-	const char *name;
-	const char *opt;
-	unsigned int bit;
-	bool size;
-	size_t off;
+#define LIMIT_BITS	((1u << QFD_NLIMITS) - 1)
+#define TIMER_BIT(t)	(QFD_SET_SPACE_TIMER << (t))
+
+static const char *const lim_opt[QFD_NLIMITS] = {
+	"--bsoft", "--bhard", "--isoft", "--ihard",
+};
+static const char *const lim_name[QFD_NLIMITS] = {
+	"space-soft", "space-hard", "files-soft", "files-hard",
+};
+static const char *const timer_name[QFD_NTIMERS] = {
+	"space-grace", "files-grace",
 };
 
-#define FIELD(n, opt, bit, size, member) \
-	{ n, opt, bit, size, offsetof(struct qfd_dq, member) }
+enum timer_mode { TIMER_NONE, TIMER_RESET, TIMER_SET };
 
-/* in the order of OPT_BSOFT.. */
-static const struct field fields[] = {
-	FIELD("space-soft", "--bsoft", QFD_SET_SPACE_SOFT, true, space_soft),
-	FIELD("space-hard", "--bhard", QFD_SET_SPACE_HARD, true, space_hard),
-	FIELD("files-soft", "--isoft", QFD_SET_FILES_SOFT, false, files_soft),
-	FIELD("files-hard", "--ihard", QFD_SET_FILES_HARD, false, files_hard),
+struct setcmd {
+	int type;
+	unsigned int want_mask;		/* limits given as options */
+	uint64_t want[QFD_NLIMITS];
+	const char *like;
+	uint32_t like_id;
+	const char *batch;
+	bool grace_asked[QFD_NTIMERS];	/* --grace-space, --grace-files */
+	uint64_t grace[QFD_NTIMERS];
+	enum timer_mode timer_mode;	/* --reset-grace, --grace-time */
+	uint64_t timer_len;
+	bool dry_run, quiet, bytes, exit_changed;
+
+	struct qfd_fs fs;
+	struct qfd_setlist list;
+	struct qfd_state st;		/* grace periods before any change */
+	time_t now;
+	size_t nchanged;
 };
 
-static uint64_t *fld(struct qfd_dq *dq, const struct field *f)
+static void fmt_lim(const struct setcmd *s, int lim, uint64_t v, char *buf,
+		    size_t len)
 {
-	return (uint64_t *)((char *)dq + f->off);
-}
-
-struct plan {
-	uint32_t id;
-	const char *who;
-	struct qfd_dq cur;
-	unsigned int mask;	/* the fields that differ */
-};
-
-static void fmt_field(const struct field *f, uint64_t v, bool bytes,
-		      char *buf, size_t len)
-{
-	if (f->size && !bytes)
+	if (lim <= QFD_LIM_SPACE_HARD && !s->bytes)
 		qfd_format_size(v, buf, len);
 	else
 		qfd_format_count(v, buf, len);
 }
 
-static void describe(const struct plan *p, const struct qfd_dq *want,
-		     const char *target, int type, bool bytes, const char *verb)
+/* A grace deadline as the time left: what 'qfd get' shows, too. */
+static void fmt_timer(const struct setcmd *s, int64_t t, char *buf, size_t len)
+{
+	if (!t)
+		snprintf(buf, len, "none");
+	else if (t <= s->now)
+		snprintf(buf, len, "expired");
+	else
+		qfd_format_duration((uint64_t)(t - s->now), buf, len);
+}
+
+static const char *verb(const struct setcmd *s, bool changed)
+{
+	if (!changed)
+		return "unchanged";
+	return s->dry_run ? "would change" : "changed";
+}
+
+static void describe(const struct setcmd *s, const struct qfd_setreq *r)
 {
 	char a[QFD_FMT_LEN], b[QFD_FMT_LEN];
 	const char *sep = ": ";
-	size_t i;
+	int i;
 
-	printf("%s %s %s (%u) on %s", verb, qfd_type_name(type), p->who,
-	       p->id, target);
-	for (i = 0; i < ARRAY_SIZE(fields); i++) {
-		const struct field *f = &fields[i];
-
-		if (!(p->mask & f->bit))
+	printf("%s %s %s (%u) on %s", verb(s, r->mask), qfd_type_name(s->type),
+	       qfd_setreq_who(&s->list, r), r->id, s->fs.target);
+	for (i = 0; i < QFD_NLIMITS; i++) {
+		if (!(r->mask & (1u << i)))
 			continue;
-		fmt_field(f, *fld((struct qfd_dq *)&p->cur, f), bytes, a, sizeof(a));
-		fmt_field(f, *fld((struct qfd_dq *)want, f), bytes, b, sizeof(b));
-		printf("%s%s %s -> %s", sep, f->name, a, b);
+		fmt_lim(s, i, r->old[i], a, sizeof(a));
+		fmt_lim(s, i, r->lim[i], b, sizeof(b));
+		printf("%s%s %s -> %s", sep, lim_name[i], a, b);
+		sep = ", ";
+	}
+	for (i = 0; i < QFD_NTIMERS; i++) {
+		if (!(r->mask & TIMER_BIT(i)))
+			continue;
+		fmt_timer(s, r->old_timer[i], a, sizeof(a));
+		fmt_timer(s, r->timer[i], b, sizeof(b));
+		printf("%s%s %s -> %s", sep, timer_name[i], a, b);
 		sep = ", ";
 	}
 	putchar('\n');
 }
 
-static int parse_limit(const char *opt, const char *arg, bool size,
-		       uint64_t *v)
+static void help(void)
 {
-	int rc = size ? qfd_parse_size(arg, v) : qfd_parse_count(arg, v);
-
-	if (rc == -ERANGE)
-		warnx("%s '%s': too large", opt, arg);
-	else if (rc)
-		warnx(size ? "%s '%s': not a size (examples: 0, 500M, 1.5G, 2TiB)" :
-		      "%s '%s': not a count (examples: 0, 1000, 10k, 2.5m)", opt, arg);
-	return rc;
+	qfd_cmd_help("set", QFD_TYPE_HELP
+		     "      --bsoft SIZE     space soft limit (also --space-soft)\n"
+		     "      --bhard SIZE     space hard limit (also --space-hard)\n"
+		     "      --isoft N        files soft limit (also --files-soft)\n"
+		     "      --ihard N        files hard limit (also --files-hard)\n"
+		     "      --like WHO       copy WHO's four limits (options above override)\n"
+		     "      --batch FILE     limits from FILE ('-': stdin), one id a line:\n"
+		     "                         WHO BSOFT BHARD ISOFT IHARD   ('-' keeps a field)\n"
+		     "      --grace-space T  grace period over space soft limits, for everyone\n"
+		     "      --grace-files T  grace period over files soft limits, for everyone\n"
+		     "      --reset-grace    restart the grace time of WHO... over a soft limit\n"
+		     "      --grace-time T   WHO's grace time ends T from now\n"
+		     "  -n, --dry-run        check and show what would change, write nothing\n"
+		     "  -q, --quiet          print nothing but errors\n"
+		     "  -b, --bytes          show sizes in bytes\n"
+		     "      --exit-changed   exit 4 when something was changed, 0 when not\n"
+		     "\nSIZE: 500M, 1.5G, 2TiB (K, M, G... are 1024-based; KB, MB... 1000-based);\n"
+		     "the kernel keeps space limits in KiB, so sizes round up to a KiB.\n"
+		     "N: 1000, 10k, 2.5m (decimal).  0 removes a limit.\n"
+		     "T: 90s, 15m, 12h, 7d, 2w, 1d12h, or seconds.\n"
+		     "PATH alone with --grace-space/--grace-files sets only the grace periods.\n");
 }
 
-int cmd_set(int argc, char **argv)
+static int parse_opts(struct setcmd *s, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		QFD_TYPE_LONGOPTS,
@@ -116,20 +167,23 @@ int cmd_set(int argc, char **argv)
 		{ "files-soft", required_argument, NULL, OPT_ISOFT },
 		{ "ihard", required_argument, NULL, OPT_IHARD },
 		{ "files-hard", required_argument, NULL, OPT_IHARD },
+		{ "like", required_argument, NULL, OPT_LIKE },
+		{ "batch", required_argument, NULL, OPT_BATCH },
+		{ "grace-space", required_argument, NULL, OPT_GRACE_SPACE },
+		{ "grace-blocks", required_argument, NULL, OPT_GRACE_SPACE },
+		{ "grace-files", required_argument, NULL, OPT_GRACE_FILES },
+		{ "grace-inodes", required_argument, NULL, OPT_GRACE_FILES },
+		{ "reset-grace", no_argument, NULL, OPT_RESET_GRACE },
+		{ "grace-time", required_argument, NULL, OPT_GRACE_TIME },
 		{ "dry-run", no_argument, NULL, 'n' },
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "bytes", no_argument, NULL, 'b' },
 		{ "exit-changed", no_argument, NULL, OPT_EXIT_CHANGED },
 		{ NULL, 0, NULL, 0 }
 	};
-	bool dry_run = false, quiet = false, bytes = false, exit_changed = false;
-	unsigned int types = 0, want_mask = 0;
-	struct plan *plans = NULL;
-	struct qfd_dq want = { 0 };
-	size_t nplans = 0, nchanged = 0, i;
-	struct qfd_fs fs;
-	int c, type, err, rc = QFD_EXIT_OK;
-	char msg[256];
+	unsigned int types = 0;
+	uint64_t *dur;
+	int c, i, rc;
 
 	while ((c = getopt_long(argc, argv, QFD_TYPE_SHORTOPTS "nqbh", opts, NULL)) != -1) {
 		if (qfd_typeopt(&types, c))
@@ -138,133 +192,382 @@ int cmd_set(int argc, char **argv)
 		case OPT_BSOFT:
 		case OPT_BHARD:
 		case OPT_ISOFT:
-		case OPT_IHARD: {
-			const struct field *f = &fields[c - OPT_BSOFT];
-
-			if (parse_limit(f->opt, optarg, f->size, fld(&want, f)))
-				goto usage;
-			if (f->size)
-				*fld(&want, f) = qf_round_limit(*fld(&want, f));
-			want_mask |= f->bit;
+		case OPT_IHARD:
+			i = c - OPT_BSOFT;
+			rc = qfd_parse_limit(i, optarg, &s->want[i]);
+			if (rc)
+				QFD_USAGE_ERR("set", "%s '%s': %s", lim_opt[i], optarg,
+					      qfd_limit_strerror(i, rc));
+			s->want_mask |= 1u << i;
 			break;
-		}
+		case OPT_LIKE:
+			s->like = optarg;
+			break;
+		case OPT_BATCH:
+			s->batch = optarg;
+			break;
+		case OPT_GRACE_SPACE:
+		case OPT_GRACE_FILES:
+		case OPT_GRACE_TIME:
+			i = c == OPT_GRACE_FILES;
+			dur = c == OPT_GRACE_TIME ? &s->timer_len : &s->grace[i];
+			rc = qfd_parse_duration(optarg, dur);
+			if (rc)
+				QFD_USAGE_ERR("set", "%s '%s': %s", c == OPT_GRACE_TIME ?
+					      "--grace-time" : i ? "--grace-files" :
+					      "--grace-space", optarg,
+					      rc == -ERANGE ? "too long" :
+					      "not a duration (examples: 90s, 15m, 12h, 7d, 2w, 1d12h)");
+			if (c == OPT_GRACE_TIME)
+				s->timer_mode = TIMER_SET;
+			else
+				s->grace_asked[i] = true;
+			break;
+		case OPT_RESET_GRACE:
+			if (s->timer_mode == TIMER_SET)
+				QFD_USAGE_ERR("set", "--reset-grace and --grace-time exclude each other");
+			s->timer_mode = TIMER_RESET;
+			break;
 		case 'n':
-			dry_run = true;
+			s->dry_run = true;
 			break;
 		case 'q':
-			quiet = true;
+			s->quiet = true;
 			break;
 		case 'b':
-			bytes = true;
+			s->bytes = true;
 			break;
 		case OPT_EXIT_CHANGED:
-			exit_changed = true;
+			s->exit_changed = true;
 			break;
 		case 'h':
-			qfd_cmd_help("set", QFD_TYPE_HELP
-				     "      --bsoft SIZE     space soft limit (also --space-soft)\n"
-				     "      --bhard SIZE     space hard limit (also --space-hard)\n"
-				     "      --isoft N        files soft limit (also --files-soft)\n"
-				     "      --ihard N        files hard limit (also --files-hard)\n"
-				     "  -n, --dry-run        check and show what would change, write nothing\n"
-				     "  -q, --quiet          print nothing\n"
-				     "  -b, --bytes          show sizes in bytes\n"
-				     "      --exit-changed   exit 4 when something was changed, 0 when not\n"
-				     "\nSIZE: 500M, 1.5G, 2TiB (K, M, G... are 1024-based; KB, MB... 1000-based);\n"
-				     "the kernel keeps space limits in KiB, so sizes round up to a KiB.\n"
-				     "N: 1000, 10k, 2.5m (decimal).  0 removes a limit.\n");
-			return QFD_EXIT_OK;
+			help();
+			return -1;
 		default:
-			goto usage;
+			qfd_usage_hint("set");
+			return QFD_EXIT_USAGE;
 		}
 	}
 	if (!types)
 		types = QFD_TYPE_BIT(QFD_USR);
 	if (types & (types - 1))
 		QFD_USAGE_ERR("set", "set one quota type at a time: -u, -g or -p");
-	type = __builtin_ctz(types);
-	if (!want_mask)
-		QFD_USAGE_ERR("set", "nothing to set: give --bsoft, --bhard, --isoft or --ihard");
-	if (argc - optind < 2)
-		QFD_USAGE_ERR("set", "%s", optind < argc ? "name who to set limits for" :
-			      "name a path on the filesystem and who to set limits for");
+	s->type = __builtin_ctz(types);
+	return 0;
+}
 
-	plans = calloc((size_t)(argc - optind), sizeof(*plans));
-	if (!plans)
-		errx(QFD_EXIT_FAILURE, "out of memory");
-	for (i = (size_t)optind + 1; i < (size_t)argc; i++) {
-		err = qfd_id_parse(type, argv[i], &plans[nplans].id);
-		if (err) {
-			warnx("%s", qfd_id_strerror(type, argv[i], err, msg, sizeof(msg)));
-			free(plans);
+/* The combinations that make sense; a usage error for the others. */
+static int check_args(const struct setcmd *s, int nwho, bool have_path)
+{
+	bool per_id = s->want_mask || s->like || s->timer_mode != TIMER_NONE;
+	bool grace = s->grace_asked[0] || s->grace_asked[1];
+
+	if (s->batch) {
+		if (per_id || nwho)
+			QFD_USAGE_ERR("set", "--batch takes ids and limits from its file: give no WHO, limits, --like, --reset-grace or --grace-time with it");
+		if (!have_path)
+			QFD_USAGE_ERR("set", "name a path on the filesystem");
+		return 0;
+	}
+	if (!per_id && !grace)
+		QFD_USAGE_ERR("set", "nothing to set: give --bsoft, --bhard, --isoft, --ihard, --like, --batch, --grace-space or --grace-files");
+	if (!have_path)
+		QFD_USAGE_ERR("set", "name a path on the filesystem%s",
+			      per_id ? " and who to set limits for" : "");
+	if (per_id && !nwho)
+		QFD_USAGE_ERR("set", "name who to set limits for");
+	if (!per_id && nwho)
+		QFD_USAGE_ERR("set", "nothing to set for %s: give limits, --like, --reset-grace or --grace-time",
+			      nwho == 1 ? "this id" : "these ids");
+	return 0;
+}
+
+static int resolve(struct setcmd *s, char **who, int nwho)
+{
+	char msg[256];
+	uint32_t id;
+	int i, rc;
+
+	if (s->like) {
+		rc = qfd_id_parse(s->type, s->like, &s->like_id);
+		if (rc) {
+			warnx("--like: %s", qfd_id_strerror(s->type, s->like, rc,
+							     msg, sizeof(msg)));
 			return QFD_EXIT_USAGE;
 		}
-		plans[nplans++].who = argv[i];
 	}
-	if (qfd_fs_open(argv[optind], &fs)) {
-		free(plans);
+	for (i = 0; i < nwho; i++) {
+		struct qfd_setreq *r;
+
+		rc = qfd_id_parse(s->type, who[i], &id);
+		if (rc) {
+			warnx("%s", qfd_id_strerror(s->type, who[i], rc, msg, sizeof(msg)));
+			return QFD_EXIT_USAGE;
+		}
+		/*
+		 * The kernel takes a grace time for id 0 as the grace period
+		 * of every id (quota_setxquota): never let one mean the other.
+		 */
+		if (id == 0 && s->timer_mode != TIMER_NONE) {
+			warnx("%s %s (0): the kernel takes a grace time for id 0 as everyone's grace period; use --grace-space or --grace-files for that",
+			      qfd_type_name(s->type), who[i]);
+			return QFD_EXIT_USAGE;
+		}
+		r = qfd_setlist_add(&s->list, who[i], id, 0);
+		if (!r)
+			errx(QFD_EXIT_FAILURE, "out of memory");
+		memcpy(r->lim, s->want, sizeof(r->lim));
+		r->asked = (uint8_t)s->want_mask;
+	}
+	return 0;
+}
+
+static int read_batch(struct setcmd *s)
+{
+	bool is_stdin = !strcmp(s->batch, "-");
+	FILE *f = is_stdin ? stdin : fopen(s->batch, "re");
+	int rc;
+
+	if (!f) {
+		warn("%s", s->batch);
+		return QFD_EXIT_USAGE;
+	}
+	rc = qfd_batch_read(&s->list, f, is_stdin ? "stdin" : s->batch, s->type);
+	if (!is_stdin)
+		fclose(f);
+	if (rc == -EINVAL)
+		return QFD_EXIT_USAGE;
+	return rc ? QFD_EXIT_FAILURE : 0;
+}
+
+/* Copy --like's limits into every request, under the options given. */
+static int apply_like(struct setcmd *s)
+{
+	uint64_t like[QFD_NLIMITS];
+	struct qfd_dq dq;
+	size_t n;
+	int i, rc;
+
+	rc = qf_get(&s->fs, s->type, s->like_id, &dq);
+	if (rc) {
+		qfd_kerr(&s->fs, s->type, rc, "read");
+		return QFD_EXIT_FAILURE;
+	}
+	like[QFD_LIM_SPACE_SOFT] = dq.space_soft;
+	like[QFD_LIM_SPACE_HARD] = dq.space_hard;
+	like[QFD_LIM_FILES_SOFT] = dq.files_soft;
+	like[QFD_LIM_FILES_HARD] = dq.files_hard;
+	for (n = 0; n < s->list.n; n++) {
+		struct qfd_setreq *r = &s->list.v[n];
+
+		for (i = 0; i < QFD_NLIMITS; i++)
+			if (!(r->asked & (1u << i)))
+				r->lim[i] = like[i];
+		r->asked |= LIMIT_BITS;
+	}
+	return 0;
+}
+
+/*
+ * Compare one request with the kernel's entry: which fields differ, and
+ * would the result be consistent?  Returns 0, 1 for a bad combination
+ * (reported), or a kernel error.
+ */
+static int plan_one(struct setcmd *s, struct qfd_setreq *r)
+{
+	uint64_t final[QFD_NLIMITS], used[QFD_NTIMERS];
+	struct qfd_dq dq;
+	int i, rc;
+
+	rc = qf_get(&s->fs, s->type, r->id, &dq);
+	if (rc)
+		return rc;
+	r->old[QFD_LIM_SPACE_SOFT] = dq.space_soft;
+	r->old[QFD_LIM_SPACE_HARD] = dq.space_hard;
+	r->old[QFD_LIM_FILES_SOFT] = dq.files_soft;
+	r->old[QFD_LIM_FILES_HARD] = dq.files_hard;
+	r->old_timer[QFD_TIMER_SPACE] = dq.space_timer;
+	r->old_timer[QFD_TIMER_FILES] = dq.files_timer;
+	used[QFD_TIMER_SPACE] = dq.space;
+	used[QFD_TIMER_FILES] = dq.files;
+
+	r->mask = 0;
+	for (i = 0; i < QFD_NLIMITS; i++) {
+		bool asked = r->asked & (1u << i);
+
+		final[i] = asked ? r->lim[i] : r->old[i];
+		if (asked && r->lim[i] != r->old[i])
+			r->mask |= 1u << i;
+	}
+	/* XFS silently ignores such a pair: refuse it for everyone */
+	if ((final[QFD_LIM_SPACE_HARD] && final[QFD_LIM_SPACE_SOFT] > final[QFD_LIM_SPACE_HARD]) ||
+	    (final[QFD_LIM_FILES_HARD] && final[QFD_LIM_FILES_SOFT] > final[QFD_LIM_FILES_HARD])) {
+		qfd_setreq_warn(&s->list, r, "%s: %s %s: a soft limit would exceed its hard limit",
+				s->fs.target, qfd_type_name(s->type),
+				qfd_setreq_who(&s->list, r));
+		return 1;
+	}
+
+	/*
+	 * A grace time runs only over a soft limit (the one in force after
+	 * this change); elsewhere both kernels clear whatever is sent, so
+	 * there is nothing to restart and the id is left unchanged.
+	 */
+	for (i = 0; s->timer_mode != TIMER_NONE && i < QFD_NTIMERS; i++) {
+		uint64_t soft = final[i == QFD_TIMER_SPACE ? QFD_LIM_SPACE_SOFT :
+					    QFD_LIM_FILES_SOFT];
+		uint64_t len = s->timer_mode == TIMER_SET ? s->timer_len : s->grace[i];
+
+		if (!soft || used[i] <= soft)
+			continue;
+		r->timer[i] = (int64_t)s->now + (int64_t)len;
+		r->asked |= TIMER_BIT(i);
+		if (r->timer[i] != r->old_timer[i])
+			r->mask |= TIMER_BIT(i);
+	}
+	return 0;
+}
+
+static int apply_one(struct setcmd *s, struct qfd_setreq *r)
+{
+	struct qfd_dq dq = { 0 };
+	int rc;
+
+	if (!r->mask) {
+		if (!s->quiet)
+			describe(s, r);
+		return 0;
+	}
+	if (!s->dry_run) {
+		dq.space_soft = r->lim[QFD_LIM_SPACE_SOFT];
+		dq.space_hard = r->lim[QFD_LIM_SPACE_HARD];
+		dq.files_soft = r->lim[QFD_LIM_FILES_SOFT];
+		dq.files_hard = r->lim[QFD_LIM_FILES_HARD];
+		dq.space_timer = r->timer[QFD_TIMER_SPACE];
+		dq.files_timer = r->timer[QFD_TIMER_FILES];
+		rc = qf_set(&s->fs, s->type, r->id, r->mask, &dq);
+		if (rc) {
+			qfd_kerr(&s->fs, s->type, rc, "set limits for");
+			return rc;
+		}
+	}
+	s->nchanged++;
+	if (!s->quiet)
+		describe(s, r);
+	return 0;
+}
+
+/* The filesystem-wide grace periods: --grace-space, --grace-files. */
+static int apply_grace(struct setcmd *s)
+{
+	const uint64_t *p[QFD_NTIMERS] = { NULL, NULL };
+	uint64_t old[QFD_NTIMERS] = { s->st.space_grace, s->st.files_grace };
+	char a[QFD_FMT_LEN], b[QFD_FMT_LEN];
+	const char *sep = ": ";
+	int i, rc;
+
+	for (i = 0; i < QFD_NTIMERS; i++)
+		if (s->grace_asked[i] && s->grace[i] != old[i])
+			p[i] = &s->grace[i];
+	if (!p[0] && !p[1]) {
+		if (!s->quiet)
+			printf("unchanged %s grace periods on %s\n",
+			       qfd_type_name(s->type), s->fs.target);
+		return 0;
+	}
+	if (!s->dry_run) {
+		rc = qf_set_grace(&s->fs, s->type, p[0], p[1]);
+		if (rc) {
+			qfd_kerr(&s->fs, s->type, rc, "set the grace periods of");
+			return rc;
+		}
+	}
+	s->nchanged++;
+	if (s->quiet)
+		return 0;
+	printf("%s %s grace periods on %s", verb(s, true), qfd_type_name(s->type),
+	       s->fs.target);
+	for (i = 0; i < QFD_NTIMERS; i++) {
+		if (!p[i])
+			continue;
+		printf("%s%s %s -> %s", sep, timer_name[i],
+		       qfd_format_duration(old[i], a, sizeof(a)),
+		       qfd_format_duration(s->grace[i], b, sizeof(b)));
+		sep = ", ";
+	}
+	putchar('\n');
+	return 0;
+}
+
+static int run(struct setcmd *s, int argc, char **argv)
+{
+	bool grace = s->grace_asked[0] || s->grace_asked[1];
+	size_t n, nbad = 0;
+	int rc, err, nwho = argc - optind - 1;
+
+	rc = check_args(s, nwho > 0 ? nwho : 0, optind < argc);
+	if (rc)
+		return rc;
+	rc = s->batch ? read_batch(s) : resolve(s, argv + optind + 1, nwho);
+	if (rc)
+		return rc;
+	if (qfd_fs_open(argv[optind], &s->fs))
+		return QFD_EXIT_USAGE;
+	s->now = time(NULL);
+
+	/* read everything first: a failure here has written nothing */
+	if (grace || s->timer_mode == TIMER_RESET) {
+		err = qf_state(&s->fs, s->type, &s->st);
+		if (!err && !s->st.accounting)
+			err = -ESRCH;
+		if (err) {
+			qfd_kerr(&s->fs, s->type, err, "set the grace periods of");
+			return QFD_EXIT_FAILURE;
+		}
+		/* a reset restarts with the period in force after this run */
+		if (!s->grace_asked[0])
+			s->grace[0] = s->st.space_grace;
+		if (!s->grace_asked[1])
+			s->grace[1] = s->st.files_grace;
+	}
+	if (s->like && (rc = apply_like(s)))
+		return rc;
+	for (n = 0; n < s->list.n; n++) {
+		err = plan_one(s, &s->list.v[n]);
+		if (err < 0) {
+			qfd_kerr(&s->fs, s->type, err, "set limits for");
+			return QFD_EXIT_FAILURE;
+		}
+		nbad += (size_t)err;
+	}
+	if (nbad) {
+		warnx("%s: nothing was changed", s->batch ? s->list.file : s->fs.target);
 		return QFD_EXIT_USAGE;
 	}
 
-	/* read everything first: a failure here has written nothing */
-	for (i = 0; i < nplans; i++) {
-		struct plan *p = &plans[i];
-		struct qfd_dq final;
-		size_t f;
-
-		err = qf_get(&fs, type, p->id, &p->cur);
-		if (err) {
-			qfd_kerr(&fs, type, err, "set limits for");
+	if (grace && apply_grace(s))
+		rc = QFD_EXIT_FAILURE;
+	for (n = 0; n < s->list.n; n++)
+		if (apply_one(s, &s->list.v[n]))
 			rc = QFD_EXIT_FAILURE;
-			goto out;
-		}
-		final = p->cur;
-		for (f = 0; f < ARRAY_SIZE(fields); f++) {
-			if (!(want_mask & fields[f].bit))
-				continue;
-			*fld(&final, &fields[f]) = *fld(&want, &fields[f]);
-			if (*fld(&p->cur, &fields[f]) != *fld(&want, &fields[f]))
-				p->mask |= fields[f].bit;
-		}
-		/* XFS silently ignores such a pair: refuse it for everyone */
-		if ((final.space_hard && final.space_soft > final.space_hard) ||
-		    (final.files_hard && final.files_soft > final.files_hard)) {
-			warnx("%s: %s %s: a soft limit would exceed its hard limit; nothing changed",
-			      fs.target, qfd_type_name(type), p->who);
-			rc = QFD_EXIT_USAGE;
-			goto out;
-		}
-	}
-
-	for (i = 0; i < nplans; i++) {
-		struct plan *p = &plans[i];
-
-		if (!p->mask) {
-			if (!quiet)
-				printf("unchanged %s %s (%u) on %s\n", qfd_type_name(type),
-				       p->who, p->id, fs.target);
-			continue;
-		}
-		if (!dry_run) {
-			err = qf_set(&fs, type, p->id, p->mask, &want);
-			if (err) {
-				qfd_kerr(&fs, type, err, "set limits for");
-				rc = QFD_EXIT_FAILURE;
-				continue;
-			}
-		}
-		nchanged++;
-		if (!quiet)
-			describe(p, &want, fs.target, type, bytes,
-				 dry_run ? "would change" : "changed");
-	}
-	if (!rc && exit_changed && nchanged)
+	if (!rc && s->exit_changed && s->nchanged)
 		rc = QFD_EXIT_CHANGED;
-out:
-	qfd_fs_close(&fs);
-	free(plans);
 	return rc;
-usage:
-	qfd_usage_hint("set");
-	return QFD_EXIT_USAGE;
+}
+
+int cmd_set(int argc, char **argv)
+{
+	struct setcmd s;
+	int rc;
+
+	memset(&s, 0, sizeof(s));
+	s.fs.fd = -1;
+	rc = parse_opts(&s, argc, argv);
+	if (rc)
+		return rc < 0 ? QFD_EXIT_OK : rc;
+	rc = run(&s, argc, argv);
+	if (s.fs.target)
+		qfd_fs_close(&s.fs);
+	qfd_setlist_free(&s.list);
+	return rc;
 }

@@ -1,0 +1,321 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Limit requests and batch files for 'qfd set'.
+ *
+ * A batch is all or nothing: every line is parsed and every name resolved
+ * here, before the caller reads or writes a single quota, and every bad
+ * line is reported (not only the first), so one run shows all there is to
+ * fix.
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "batch.h"
+#include "ids.h"
+#include "qfd.h"
+#include "quota.h"
+#include "units.h"
+
+/* Past this many, bad lines are counted, not printed: the first show the pattern. */
+#define MAX_REPORTED	10
+
+static const char *const lim_desc[QFD_NLIMITS] = {
+	[QFD_LIM_SPACE_SOFT] = "space soft limit",
+	[QFD_LIM_SPACE_HARD] = "space hard limit",
+	[QFD_LIM_FILES_SOFT] = "files soft limit",
+	[QFD_LIM_FILES_HARD] = "files hard limit",
+};
+
+const char *qfd_limit_desc(int lim)
+{
+	return lim_desc[lim];
+}
+
+static bool is_space_lim(int lim)
+{
+	return lim == QFD_LIM_SPACE_SOFT || lim == QFD_LIM_SPACE_HARD;
+}
+
+int qfd_parse_limit(int lim, const char *s, uint64_t *v)
+{
+	int rc;
+
+	if (!is_space_lim(lim))
+		return qfd_parse_count(s, v);
+	rc = qfd_parse_size(s, v);
+	/* compare with what the kernel will keep, so a re-run is unchanged */
+	if (!rc) {
+		if (*v > UINT64_MAX - QFD_LIMIT_UNIT)
+			return -ERANGE;
+		*v = qf_round_limit(*v);
+	}
+	return rc;
+}
+
+const char *qfd_limit_strerror(int lim, int rc)
+{
+	if (rc == -ERANGE)
+		return "too large";
+	if (is_space_lim(lim))
+		return "not a size (examples: 0, 500M, 1.5G, 2TiB)";
+	return "not a count (examples: 0, 1000, 10k, 2.5m)";
+}
+
+struct qfd_setreq *qfd_setlist_add(struct qfd_setlist *l, const char *who,
+				   uint32_t id, uint32_t line)
+{
+	size_t len = strlen(who) + 1;
+	struct qfd_setreq *r;
+
+	if (l->n == l->alloc) {
+		size_t na = l->alloc ? l->alloc * 2 : 64;
+		struct qfd_setreq *v = realloc(l->v, na * sizeof(*v));
+
+		if (!v)
+			return NULL;
+		l->v = v;
+		l->alloc = na;
+	}
+	if (l->names_len + len > l->names_alloc) {
+		size_t na = l->names_alloc ? l->names_alloc * 2 : 1024;
+		char *s;
+
+		while (na < l->names_len + len)
+			na *= 2;
+		s = realloc(l->names, na);
+		if (!s)
+			return NULL;
+		l->names = s;
+		l->names_alloc = na;
+	}
+	/* requests keep offsets, not pointers: the buffer moves as it grows */
+	memcpy(l->names + l->names_len, who, len);
+	r = &l->v[l->n++];
+	memset(r, 0, sizeof(*r));
+	r->who = (uint32_t)l->names_len;
+	r->id = id;
+	r->line = line;
+	l->names_len += len;
+	return r;
+}
+
+void qfd_setlist_free(struct qfd_setlist *l)
+{
+	free(l->v);
+	free(l->names);
+	memset(l, 0, sizeof(*l));
+}
+
+void qfd_setreq_warn(const struct qfd_setlist *l, const struct qfd_setreq *r,
+		     const char *fmt, ...)
+{
+	va_list ap;
+
+	fflush(stdout);
+	fprintf(stderr, "%s: ", program_invocation_short_name);
+	if (r->line)
+		fprintf(stderr, "%s:%u: ", l->file, r->line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+struct reader {
+	const char *file;
+	unsigned long line;
+	size_t nbad;
+};
+
+static void bad_line(struct reader *rd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void bad_line(struct reader *rd, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (rd->nbad++ >= MAX_REPORTED)
+		return;
+	fprintf(stderr, "%s: %s:%lu: ", program_invocation_short_name,
+		rd->file, rd->line);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+#define BLANKS	" \t\r\n\v\f"
+#define NFIELDS	(1 + QFD_NLIMITS)
+
+/*
+ * A '#' starts a comment at the beginning of a line and after the fifth
+ * field; but "#1000" as the first field is an id, as everywhere in qfd.
+ */
+static bool is_id_number(const char *s)
+{
+	return s[0] == '#' && s[1] && strspn(s + 1, "0123456789") == strlen(s + 1);
+}
+
+/* Split line into at most NFIELDS fields; returns how many there are. */
+static int split(char *line, char **f)
+{
+	char *save = NULL, *tok;
+	int n = 0;
+
+	for (tok = strtok_r(line, BLANKS, &save); tok;
+	     tok = strtok_r(NULL, BLANKS, &save)) {
+		if (tok[0] == '#' && (n == 0 ? !is_id_number(tok) : n >= NFIELDS))
+			break;
+		if (n < NFIELDS)
+			f[n] = tok;
+		n++;
+	}
+	return n;
+}
+
+static int parse_line(struct qfd_setlist *l, struct reader *rd, char *line,
+		      int type)
+{
+	static const char syntax[] = "WHO BSOFT BHARD ISOFT IHARD";
+	char *f[NFIELDS], msg[256];
+	uint64_t v[QFD_NLIMITS];
+	struct qfd_setreq *r;
+	unsigned int asked = 0;
+	uint32_t id;
+	int n, i, rc;
+	bool ok = true;
+
+	n = split(line, f);
+	if (!n)
+		return 0;
+	if (n != NFIELDS) {
+		bad_line(rd, "%d field%s, expected 5: %s ('-' keeps a limit as it is)",
+			 n, n == 1 ? "" : "s", syntax);
+		return 0;
+	}
+	rc = qfd_id_parse(type, f[0], &id);
+	if (rc) {
+		bad_line(rd, "%s", qfd_id_strerror(type, f[0], rc, msg, sizeof(msg)));
+		ok = false;
+	}
+	for (i = 0; i < QFD_NLIMITS; i++) {
+		if (!strcmp(f[i + 1], "-"))
+			continue;
+		rc = qfd_parse_limit(i, f[i + 1], &v[i]);
+		if (rc) {
+			bad_line(rd, "%s '%s': %s", lim_desc[i], f[i + 1],
+				 qfd_limit_strerror(i, rc));
+			ok = false;
+			continue;
+		}
+		asked |= 1u << i;
+	}
+	if (!ok)
+		return 0;
+	/* a line that contradicts itself is bad whatever the kernel holds */
+	for (i = 0; i < QFD_NLIMITS; i += 2) {
+		unsigned int both = 3u << i;
+
+		if ((asked & both) == both && v[i + 1] && v[i] > v[i + 1]) {
+			bad_line(rd, "%s '%s' exceeds the %s '%s'", lim_desc[i],
+				 f[i + 1], lim_desc[i + 1], f[i + 2]);
+			return 0;
+		}
+	}
+	if (rd->line > UINT32_MAX) {
+		bad_line(rd, "too many lines");
+		return 0;
+	}
+	r = qfd_setlist_add(l, f[0], id, (uint32_t)rd->line);
+	if (!r)
+		return -ENOMEM;
+	memcpy(r->lim, v, sizeof(v));
+	r->asked = (uint8_t)asked;
+	return 0;
+}
+
+struct byid {
+	uint32_t id;
+	uint32_t idx;
+};
+
+static int cmp_byid(const void *a, const void *b)
+{
+	const struct byid *x = a, *y = b;
+
+	if (x->id != y->id)
+		return x->id < y->id ? -1 : 1;
+	return x->idx < y->idx ? -1 : x->idx > y->idx;
+}
+
+/*
+ * Two lines for one id (a name and its number, or a copy-and-paste slip)
+ * leave it unclear which one is meant: refuse rather than let the last win.
+ */
+static int check_duplicates(struct qfd_setlist *l, struct reader *rd, int type)
+{
+	struct byid *s;
+	size_t i, first;
+
+	if (l->n < 2)
+		return 0;
+	s = malloc(l->n * sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	for (i = 0; i < l->n; i++)
+		s[i] = (struct byid){ l->v[i].id, (uint32_t)i };
+	qsort(s, l->n, sizeof(*s), cmp_byid);
+	for (i = 1, first = 0; i < l->n; i++) {
+		const struct qfd_setreq *a = &l->v[s[first].idx];
+		const struct qfd_setreq *b = &l->v[s[i].idx];
+
+		if (a->id != b->id) {
+			first = i;
+			continue;
+		}
+		rd->line = b->line;
+		bad_line(rd, "%s '%s' (%u) is also on line %u", qfd_type_name(type),
+			 qfd_setreq_who(l, b), b->id, a->line);
+	}
+	free(s);
+	return 0;
+}
+
+int qfd_batch_read(struct qfd_setlist *l, FILE *f, const char *name, int type)
+{
+	struct reader rd = { .file = name };
+	char *line = NULL;
+	size_t cap = 0;
+	int rc = 0;
+
+	l->file = name;
+	while (getline(&line, &cap, f) >= 0) {
+		rd.line++;
+		rc = parse_line(l, &rd, line, type);
+		if (rc)
+			break;
+	}
+	free(line);
+	if (!rc && ferror(f)) {
+		rc = -EIO;
+		warn("%s: read error", name);
+		return rc;
+	}
+	if (!rc)
+		rc = check_duplicates(l, &rd, type);
+	if (rc == -ENOMEM) {
+		warnx("%s: out of memory", name);
+		return rc;
+	}
+	if (rd.nbad > MAX_REPORTED)
+		warnx("%s: %zu more bad lines not shown", name, rd.nbad - MAX_REPORTED);
+	if (rd.nbad) {
+		warnx("%s: %zu bad line%s: nothing was changed", name, rd.nbad,
+		      rd.nbad == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	return 0;
+}
