@@ -19,6 +19,7 @@ int cmd_state(int argc, char **argv);
 int cmd_on(int argc, char **argv);
 int cmd_off(int argc, char **argv);
 int cmd_sync(int argc, char **argv);
+int cmd_project(int argc, char **argv);
 
 const struct qfd_cmd *qfd_find_cmd(const char *name);
 

@@ -34,6 +34,8 @@ static const struct qfd_cmd commands[] = {
 	  "turn quota enforcement off (usage is still counted)" },
 	{ "sync", cmd_sync, "[-ugp] [-a | PATH...]",
 	  "write quota state to disk" },
+	{ "project", cmd_project, "set|clear|show [-r] [options] PATH... [PROJECT]",
+	  "assign directory trees to projects, for project quotas" },
 };
 
 const char *qfd_type_name(int type)

@@ -1,0 +1,471 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * qfd project: which project a directory tree is charged to.
+ *
+ * Project quotas limit directory trees, not people: every inode carries a
+ * project id, and a directory with the inherit flag hands its id to what is
+ * created in it.  Both live in the generic file attributes that ext4 (with
+ * the project feature) and XFS share, FS_IOC_FSGETXATTR/FS_IOC_FSSETXATTR,
+ * so one code path serves both.  These are not quota calls, which is why
+ * they are here and not in quota.c.
+ *
+ * The walk uses openat() from the directory being read, never a path
+ * re-resolved from the top, does not follow symbolic links and stays on the
+ * filesystem it started on: a tree is assigned, not whatever it links to
+ * or has mounted inside it.  The inherit flag is set on directories only:
+ * on files both filesystems ignore it.
+ */
+#include <dirent.h>
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <getopt.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/ioctl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include <linux/fs.h>
+#include <libsmartcols.h>
+
+#include "cmds.h"
+#include "ids.h"
+#include "output.h"
+
+enum action { ACT_SET, ACT_CLEAR, ACT_SHOW };
+
+enum {
+	PCOL_PATH,
+	PCOL_ID,
+	PCOL_PROJECT,
+	PCOL_INHERIT,
+	PCOL_TYPE,
+	PCOL_NCOLS
+};
+
+static const struct qfd_col project_cols[PCOL_NCOLS] = {
+	[PCOL_PATH] = { "PATH", 0.5, 0, QFD_K_STR, QFD_DFLT_ALL,
+			"the file or directory" },
+	[PCOL_ID] = { "ID", 0.1, SCOLS_FL_RIGHT, QFD_K_COUNT, QFD_DFLT_ALL,
+		      "project id (0: none)" },
+	[PCOL_PROJECT] = { "PROJECT", 0.2, 0, QFD_K_STR, QFD_DFLT_ALL,
+			   "project name from /etc/projid (empty when it has none)" },
+	[PCOL_INHERIT] = { "INHERIT", 0.1, 0, QFD_K_BOOL, QFD_DFLT_ALL,
+			   "new files and directories in it get its project id" },
+	[PCOL_TYPE] = { "TYPE", 0.1, 0, QFD_K_STR, QFD_DFLT_NO,
+			"file or directory" },
+};
+
+enum { OPT_EXIT_CHANGED = 0x200, OPT_RAW };
+
+struct walk {
+	enum action act;
+	bool recursive;
+	uint32_t projid;	/* set: the project; clear: 0 */
+	dev_t dev;		/* the walk stays on this filesystem */
+	char *path;		/* of the inode being visited, for messages */
+	size_t len, cap;
+	size_t nchanged, nunchanged;
+	bool failed;
+	struct qfd_out *out;	/* show */
+	char **strs;		/* show: paths the table points to until printed */
+	size_t nstrs, astrs;
+};
+
+static void help(void)
+{
+	qfd_cmd_help("project",
+		     "  -r, --recursive      also everything below DIR (not following symbolic\n"
+		     "                       links, not crossing into other filesystems)\n"
+		     "  -q, --quiet          set, clear: print nothing but errors\n"
+		     "      --exit-changed   set, clear: exit 4 when something was changed\n"
+		     QFD_OUT_HELP
+		     "\nActions:\n"
+		     "  set DIR PROJECT      charge DIR to PROJECT and let what is created in it\n"
+		     "                       inherit it (with -r: what is already there, too)\n"
+		     "  clear DIR...         remove the project id and the inherit flag\n"
+		     "  show PATH...         the project and inherit flag of each path\n"
+		     "\nPROJECT is a name from " QFD_PROJID_FILE " or a number.  The filesystem needs\n"
+		     "project support: ext4 made with -O project (and 256-byte inodes), or XFS.\n"
+		     "Then 'qfd set -p PATH PROJECT --bhard SIZE' limits the tree.\n");
+}
+
+/* One line naming the path, with what to do where there is something. */
+static void path_err(struct walk *w, int err, const char *op)
+{
+	const char *hint = "";
+
+	w->failed = true;
+	switch (err) {
+	case ENOTTY:
+	case EOPNOTSUPP:
+		hint = ": this filesystem has no project ids (ext4 needs the project feature: mkfs.ext4 -O project or tune2fs -O project; XFS has them)";
+		break;
+	case EOVERFLOW:
+		hint = ": the inode has no room for a project id (ext4 needs 256-byte inodes: mkfs.ext4 -I 256)";
+		break;
+	case EINVAL:
+		if (w->act == ACT_SET)
+			hint = ": the filesystem refused this project id (XFS without 32-bit project ids takes up to 65535)";
+		break;
+	case EDQUOT:
+		hint = ": the project's limits do not leave room for what moves into it";
+		break;
+	}
+	if (*hint)
+		warnx("%s: cannot %s%s", w->path, op, hint);
+	else
+		warnx("%s: cannot %s: %s", w->path, op, strerror(err));
+}
+
+static int push(struct walk *w, const char *name)
+{
+	size_t n = strlen(name), need = w->len + 1 + n + 1;
+
+	if (need > w->cap) {
+		size_t nc = w->cap ? w->cap * 2 : 256;
+		char *p;
+
+		while (nc < need)
+			nc *= 2;
+		p = realloc(w->path, nc);
+		if (!p)
+			return -ENOMEM;
+		w->path = p;
+		w->cap = nc;
+	}
+	if (w->len && w->path[w->len - 1] != '/')
+		w->path[w->len++] = '/';
+	memcpy(w->path + w->len, name, n + 1);
+	w->len += n;
+	return 0;
+}
+
+static int show_row(struct walk *w, const struct stat *st,
+		    const struct fsxattr *fa)
+{
+	struct qfd_val v[PCOL_NCOLS] = { 0 };
+	const char *name = qfd_id_name(QFD_PRJ, fa->fsx_projid);
+	char *p;
+
+	if (w->nstrs == w->astrs) {
+		size_t na = w->astrs ? w->astrs * 2 : 64;
+		char **s = realloc(w->strs, na * sizeof(*s));
+
+		if (!s)
+			return -ENOMEM;
+		w->strs = s;
+		w->astrs = na;
+	}
+	p = strdup(w->path);
+	if (!p)
+		return -ENOMEM;
+	w->strs[w->nstrs++] = p;
+	v[PCOL_PATH] = (struct qfd_val){ .set = true, .s = p };
+	v[PCOL_ID] = (struct qfd_val){ .set = true, .u = fa->fsx_projid };
+	v[PCOL_PROJECT] = (struct qfd_val){ .set = !!name, .s = name };
+	v[PCOL_INHERIT] = (struct qfd_val){ .set = true,
+		.b = !!(fa->fsx_xflags & FS_XFLAG_PROJINHERIT) };
+	v[PCOL_TYPE] = (struct qfd_val){ .set = true,
+		.s = S_ISDIR(st->st_mode) ? "directory" : "file" };
+	return qfd_out_add(w->out, v);
+}
+
+/* Show, set or clear the project of one open inode. */
+static int visit(struct walk *w, int fd, const struct stat *st)
+{
+	bool dir = S_ISDIR(st->st_mode);
+	struct fsxattr fa;
+	uint32_t xflags;
+
+	memset(&fa, 0, sizeof(fa));
+	if (ioctl(fd, FS_IOC_FSGETXATTR, &fa)) {
+		path_err(w, errno, "read the project");
+		return 0;
+	}
+	if (w->act == ACT_SHOW)
+		return show_row(w, st, &fa);
+
+	xflags = fa.fsx_xflags & ~FS_XFLAG_PROJINHERIT;
+	if (dir && w->act == ACT_SET)
+		xflags |= FS_XFLAG_PROJINHERIT;
+	/* idempotent: an inode that already is as asked is not written */
+	if (fa.fsx_projid == w->projid && fa.fsx_xflags == xflags) {
+		w->nunchanged++;
+		return 0;
+	}
+	fa.fsx_projid = w->projid;
+	fa.fsx_xflags = xflags;
+	if (ioctl(fd, FS_IOC_FSSETXATTR, &fa)) {
+		path_err(w, errno, w->act == ACT_SET ? "set the project" :
+			 "clear the project");
+		return 0;
+	}
+	w->nchanged++;
+	return 0;
+}
+
+static int walk_dir(struct walk *w, int dfd);
+
+/* An entry of the directory dfd, already named in w->path. */
+static int walk_entry(struct walk *w, int dfd, const char *name,
+		      unsigned char dtype)
+{
+	struct stat st, ost;
+	int fd, rc;
+
+	/* what is certainly neither a file nor a directory is not opened */
+	if (dtype != DT_UNKNOWN && dtype != DT_REG && dtype != DT_DIR)
+		return 0;
+	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
+		path_err(w, errno, "read");
+		return 0;
+	}
+	if ((!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) || st.st_dev != w->dev)
+		return 0;
+	/* O_NONBLOCK, O_NOFOLLOW: whatever replaced it since, never hang */
+	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
+		    O_CLOEXEC);
+	if (fd < 0) {
+		path_err(w, errno, "open");
+		return 0;
+	}
+	if (fstat(fd, &ost) || ost.st_ino != st.st_ino || ost.st_dev != st.st_dev) {
+		close(fd);
+		return 0;	/* replaced while we looked: not what we saw */
+	}
+	rc = visit(w, fd, &ost);
+	if (rc || !S_ISDIR(ost.st_mode)) {
+		close(fd);
+		return rc;
+	}
+	return walk_dir(w, fd);
+}
+
+/* Everything in the directory fd, which this closes. */
+static int walk_dir(struct walk *w, int fd)
+{
+	size_t len = w->len;
+	struct dirent *de;
+	DIR *d;
+	int rc = 0;
+
+	d = fdopendir(fd);
+	if (!d) {
+		path_err(w, errno, "read the directory");
+		close(fd);
+		return 0;
+	}
+	for (;;) {
+		errno = 0;
+		de = readdir(d);
+		if (!de) {
+			if (errno)
+				path_err(w, errno, "read the directory");
+			break;
+		}
+		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
+			continue;
+		rc = push(w, de->d_name);
+		if (!rc)
+			rc = walk_entry(w, dirfd(d), de->d_name, de->d_type);
+		w->len = len;
+		w->path[len] = '\0';
+		if (rc)
+			break;
+	}
+	closedir(d);
+	return rc;
+}
+
+/* A path named on the command line. */
+static int walk_top(struct walk *w, const char *path)
+{
+	/* set and clear take what is named, not what a link points to */
+	int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+		    (w->act == ACT_SHOW ? 0 : O_NOFOLLOW);
+	struct stat st;
+	int fd, rc;
+
+	w->len = 0;
+	rc = push(w, path);
+	if (rc)
+		return rc;
+	fd = open(path, flags);
+	if (fd < 0) {
+		if (errno == ELOOP && (flags & O_NOFOLLOW)) {
+			warnx("%s: is a symbolic link: name the directory it points to",
+			      path);
+			w->failed = true;
+		} else {
+			path_err(w, errno, "open");
+		}
+		return 0;
+	}
+	if (fstat(fd, &st)) {
+		path_err(w, errno, "read");
+		close(fd);
+		return 0;
+	}
+	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+		warnx("%s: not a regular file or a directory: only those have a project",
+		      path);
+		w->failed = true;
+		close(fd);
+		return 0;
+	}
+	w->dev = st.st_dev;
+	rc = visit(w, fd, &st);
+	if (rc || !w->recursive || !S_ISDIR(st.st_mode)) {
+		close(fd);
+		return rc;
+	}
+	return walk_dir(w, fd);
+}
+
+static void summary(const struct walk *w, const char *path, const char *who)
+{
+	size_t total = w->nchanged + w->nunchanged;
+	const char *what = total == 1 ? "file or directory" : "files and directories";
+
+	if (w->nchanged)
+		printf("changed %s: %s on %zu of %zu %s\n", path, who,
+		       w->nchanged, total, what);
+	else
+		printf("unchanged %s: %s on %zu %s\n", path, who, total, what);
+}
+
+int cmd_project(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "recursive", no_argument, NULL, 'r' },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "exit-changed", no_argument, NULL, OPT_EXIT_CHANGED },
+		{ "help", no_argument, NULL, 'h' },
+		/* the output options, but -r is --recursive here: --raw only */
+		{ "bytes", no_argument, NULL, 'b' },
+		{ "json", no_argument, NULL, 'J' },
+		{ "raw", no_argument, NULL, OPT_RAW },
+		{ "csv", no_argument, NULL, QFD_OPT_CSV },
+		{ "noheadings", no_argument, NULL, 'n' },
+		{ "output", required_argument, NULL, 'o' },
+		{ "list-columns", no_argument, NULL, 'H' },
+		{ NULL, 0, NULL, 0 }
+	};
+	struct qfd_outopts oo = { 0 };
+	struct walk w;
+	bool quiet = false, exit_changed = false, recursive = false;
+	const char *act;
+	char msg[256], who[300];
+	size_t changed = 0, i;
+	int c, n, npaths, rc = QFD_EXIT_OK, err = 0;
+
+	memset(&w, 0, sizeof(w));
+	if (argc < 2)
+		QFD_USAGE_ERR("project", "name an action: set, clear or show");
+	act = argv[1];
+	if (!strcmp(act, "-h") || !strcmp(act, "--help")) {
+		help();
+		return QFD_EXIT_OK;
+	}
+	if (!strcmp(act, "set"))
+		w.act = ACT_SET;
+	else if (!strcmp(act, "clear"))
+		w.act = ACT_CLEAR;
+	else if (!strcmp(act, "show"))
+		w.act = ACT_SHOW;
+	else
+		QFD_USAGE_ERR("project", "unknown action '%s': set, clear or show", act);
+	argc--;
+	argv++;
+	optind = 0;
+	while ((c = getopt_long(argc, argv, "rqbJno:Hh", opts, NULL)) != -1) {
+		if (c != 'r' && qfd_outopt(&oo, c == OPT_RAW ? 'r' : c, optarg)) {
+			if (w.act != ACT_SHOW)
+				QFD_USAGE_ERR("project", "output options go with 'show'");
+			continue;
+		}
+		switch (c) {
+		case 'r':
+			recursive = true;
+			break;
+		case 'q':
+			quiet = true;
+			break;
+		case OPT_EXIT_CHANGED:
+			exit_changed = true;
+			break;
+		case 'h':
+			help();
+			return QFD_EXIT_OK;
+		default:
+			qfd_usage_hint("project");
+			return QFD_EXIT_USAGE;
+		}
+	}
+	w.recursive = recursive;
+	npaths = argc - optind;
+	if (w.act == ACT_SHOW && oo.list_columns) {
+		qfd_out_list_columns(project_cols, PCOL_NCOLS);
+		return QFD_EXIT_OK;
+	}
+	if (w.act == ACT_SET) {
+		if (npaths != 2)
+			QFD_USAGE_ERR("project", "%s", npaths < 2 ?
+				      "name the directory and the project: qfd project set DIR PROJECT" :
+				      "one directory at a time: qfd project set DIR PROJECT");
+		/* a bad project is refused before anything is touched */
+		err = qfd_id_parse(QFD_PRJ, argv[argc - 1], &w.projid);
+		if (err) {
+			warnx("%s", qfd_id_strerror(QFD_PRJ, argv[argc - 1], err,
+						    msg, sizeof(msg)));
+			return QFD_EXIT_USAGE;
+		}
+		npaths = 1;
+	} else if (!npaths) {
+		QFD_USAGE_ERR("project", "name a %s", w.act == ACT_SHOW ?
+			      "path" : "directory");
+	}
+
+	if (w.act == ACT_SHOW) {
+		w.out = qfd_out_new("projects", project_cols, PCOL_NCOLS, &oo);
+		if (!w.out)
+			return QFD_EXIT_USAGE;
+	}
+	if (w.act == ACT_SET) {
+		const char *name = qfd_id_name(QFD_PRJ, w.projid);
+
+		if (name)
+			snprintf(who, sizeof(who), "project %s (%u)", name, w.projid);
+		else
+			snprintf(who, sizeof(who), "project %u", w.projid);
+	} else {
+		snprintf(who, sizeof(who), "project cleared");
+	}
+	for (n = 0; n < npaths && !err; n++) {
+		const char *path = argv[optind + n];
+
+		w.nchanged = w.nunchanged = 0;
+		err = walk_top(&w, path);
+		if (err || w.act == ACT_SHOW)
+			continue;
+		changed += w.nchanged;
+		if (!quiet && (w.nchanged || w.nunchanged))
+			summary(&w, path, who);
+	}
+	if (err) {
+		warnx("%s", strerror(-err));
+		rc = QFD_EXIT_FAILURE;
+	}
+	if (w.out && qfd_out_print(w.out))
+		rc = QFD_EXIT_FAILURE;
+	if (w.failed)
+		rc = QFD_EXIT_FAILURE;
+	if (!rc && exit_changed && changed)
+		rc = QFD_EXIT_CHANGED;
+	for (i = 0; i < w.nstrs; i++)
+		free(w.strs[i]);
+	free(w.strs);
+	free(w.path);
+	return rc;
+}
