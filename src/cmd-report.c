@@ -153,7 +153,7 @@ int cmd_report(int argc, char **argv)
 				if (!out)
 					errx(QFD_EXIT_FAILURE, "out of memory");
 			}
-			qfd_out_title(&r.oo, "%s quotas on %s (%s, %s)",
+			qfd_out_title(out, "%s quotas on %s (%s, %s)",
 				      qfd_type_name(t), fss[i].target,
 				      fss[i].fstype, fss[i].source ? fss[i].source : "-");
 			if (report_type(&r, out, &fss[i], t))

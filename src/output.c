@@ -2,6 +2,7 @@
 /*
  * Column tables through libsmartcols, as lsblk(8) and findmnt(8) print them.
  */
+#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -18,15 +19,29 @@
 #include "units.h"
 
 #define MAX_COLS	64
+#define CHUNK		1024	/* table lines handed to libsmartcols at once */
 
+/*
+ * Machine formats are written row by row as they come, so a report of a
+ * million ids needs no more memory than one of ten.  A table for people
+ * must know its column widths first: its rows are kept as typed values (a
+ * few bytes a cell, not libsmartcols' formatted cells) and handed to
+ * libsmartcols in chunks, with the widths fixed over all of them.
+ */
 struct qfd_out {
-	struct libscols_table *tb;
+	const char *name;
 	const struct qfd_col *cols;
 	size_t ncols;
 	size_t shown[MAX_COLS];	/* indexes into cols, in display order */
 	size_t nshown;
 	struct qfd_outopts o;
+	struct qfd_val *rows;	/* table: nshown values a row */
+	size_t nrows, alloc;
+	size_t nemitted;	/* machine formats: rows written */
+	char *title;		/* table: printed above it when it has rows */
 };
+
+static unsigned int out_titles;	/* tables titled so far */
 
 bool qfd_outopt(struct qfd_outopts *o, int c, const char *arg)
 {
@@ -112,79 +127,24 @@ static int choose_columns(struct qfd_out *out)
 	return 0;
 }
 
-static int json_type(enum qfd_kind kind)
-{
-	switch (kind) {
-	case QFD_K_SIZE:
-	case QFD_K_COUNT:
-	case QFD_K_DURATION:
-	case QFD_K_PERCENT:
-		return SCOLS_JSON_NUMBER;
-	case QFD_K_BOOL:
-		return SCOLS_JSON_BOOLEAN;
-	case QFD_K_STR:
-		break;
-	}
-	return SCOLS_JSON_STRING;
-}
-
 struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 			    size_t ncols, const struct qfd_outopts *o)
 {
 	struct qfd_out *out = calloc(1, sizeof(*out));
-	size_t i;
 
 	if (!out) {
 		warnx("out of memory");
 		return NULL;
 	}
+	out->name = name;
 	out->cols = cols;
 	out->ncols = ncols;
 	out->o = *o;
-	if (choose_columns(out))
-		goto fail;
-	out->tb = scols_new_table();
-	if (!out->tb)
-		goto nomem;
-	scols_table_set_name(out->tb, name);
-	/*
-	 * Piped into a file or a mail, a report is not cut to 80 columns;
-	 * on a terminal libsmartcols fits it to the width.
-	 */
-	if (!isatty(STDOUT_FILENO))
-		scols_table_set_termforce(out->tb, SCOLS_TERMFORCE_NEVER);
-	scols_table_enable_noheadings(out->tb, o->noheadings);
-	switch (o->format) {
-	case QFD_FMT_JSON:
-		scols_table_enable_json(out->tb, 1);
-		break;
-	case QFD_FMT_CSV:
-		/* our own quoting; libsmartcols must not encode it again */
-		scols_table_enable_raw(out->tb, 1);
-		scols_table_enable_noencoding(out->tb, 1);
-		scols_table_set_column_separator(out->tb, ",");
-		break;
-	case QFD_FMT_RAW:
-		scols_table_enable_raw(out->tb, 1);
-		break;
-	case QFD_FMT_TABLE:
-		break;
-	}
-	for (i = 0; i < out->nshown; i++) {
-		const struct qfd_col *c = &cols[out->shown[i]];
-		struct libscols_column *cl;
-
-		cl = scols_table_new_column(out->tb, c->name, c->whint, c->flags);
-		if (!cl)
-			goto nomem;
-		scols_column_set_json_type(cl, json_type(c->kind));
+	if (choose_columns(out)) {
+		free(out);
+		return NULL;
 	}
 	return out;
-nomem:
-	warnx("out of memory");
-fail:
-	qfd_out_free(out);
-	return NULL;
 }
 
 /* RFC 4180: quote a field holding a separator, a quote or a line break. */
@@ -251,44 +211,244 @@ static char *format_val(const struct qfd_out *out, const struct qfd_col *c,
 	return strdup(buf);
 }
 
-int qfd_out_add(struct qfd_out *out, const struct qfd_val *vals)
+/* JSON string per RFC 8259; UTF-8 passes through. */
+static void json_string(const char *s, FILE *f)
 {
-	struct libscols_line *ln = scols_table_new_line(out->tb, NULL);
+	putc('"', f);
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c == '"' || c == '\\')
+			fprintf(f, "\\%c", c);
+		else if (c < 0x20)
+			fprintf(f, "\\u%04x", c);
+		else
+			putc(c, f);
+	}
+	putc('"', f);
+}
+
+static void json_key(const char *name, FILE *f)
+{
+	const char *p;
+
+	putc('"', f);
+	for (p = name; *p; p++)
+		putc(tolower((unsigned char)*p), f);
+	fputs("\": ", f);
+}
+
+/* Raw output escapes what would split or blur a field, as lsblk -r does. */
+static void raw_field(const char *s, FILE *f)
+{
+	for (; *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if (c <= ' ' || c == 0x7f || c == '\\')
+			fprintf(f, "\\x%02x", c);
+		else
+			putc(c, f);
+	}
+}
+
+static void emit_headings(struct qfd_out *out, FILE *f)
+{
+	const char *sep = out->o.format == QFD_FMT_CSV ? "," : " ";
 	size_t i;
 
-	if (!ln)
-		return -ENOMEM;
+	if (out->o.format == QFD_FMT_JSON) {
+		fprintf(f, "{\n   \"%s\": [", out->name);
+		return;
+	}
+	if (out->o.noheadings)
+		return;
+	for (i = 0; i < out->nshown; i++)
+		fprintf(f, "%s%s", i ? sep : "", out->cols[out->shown[i]].name);
+	putc('\n', f);
+}
+
+static int emit_row(struct qfd_out *out, const struct qfd_val *vals, FILE *f)
+{
+	bool json = out->o.format == QFD_FMT_JSON;
+	size_t i;
+
+	if (!out->nemitted)
+		emit_headings(out, f);
+	if (json)
+		fputs(out->nemitted ? ",\n      {" : "\n      {", f);
 	for (i = 0; i < out->nshown; i++) {
-		size_t c = out->shown[i];
-		char *s = format_val(out, &out->cols[c], &vals[c]);
+		const struct qfd_col *c = &out->cols[out->shown[i]];
+		const struct qfd_val *v = &vals[i];
+		char *s = format_val(out, c, v);
 
-		if (!s) {
-			if (vals[c].set)
-				return -ENOMEM;
-			continue;
-		}
-		if (out->o.format == QFD_FMT_CSV) {
-			char *q = csv_quote(s);
-
-			free(s);
-			if (!q)
-				return -ENOMEM;
-			s = q;
-		}
-		if (scols_line_refer_data(ln, i, s)) {
-			free(s);
+		if (!s && v->set)
 			return -ENOMEM;
+		if (json) {
+			fputs(i ? ",\n         " : "\n         ", f);
+			json_key(c->name, f);
+			if (!s)
+				fputs("null", f);
+			else if (c->kind == QFD_K_STR)
+				json_string(s, f);
+			else
+				fputs(s, f);
+		} else if (out->o.format == QFD_FMT_CSV) {
+			char *q = s ? csv_quote(s) : NULL;
+
+			if (i)
+				putc(',', f);
+			if (q)
+				fputs(q, f);
+			free(q);
+		} else {
+			if (i)
+				putc(' ', f);
+			if (s)
+				raw_field(s, f);
+		}
+		free(s);
+	}
+	fputs(json ? "\n      }" : "\n", f);
+	out->nemitted++;
+	return ferror(f) ? -EIO : 0;
+}
+
+int qfd_out_add(struct qfd_out *out, const struct qfd_val *vals)
+{
+	struct qfd_val *row;
+	size_t i;
+
+	if (out->o.format != QFD_FMT_TABLE) {
+		struct qfd_val v[MAX_COLS];
+
+		for (i = 0; i < out->nshown; i++)
+			v[i] = vals[out->shown[i]];
+		return emit_row(out, v, stdout);
+	}
+	if (out->nrows == out->alloc) {
+		size_t na = out->alloc ? out->alloc * 2 : 64;
+		struct qfd_val *r = reallocarray(out->rows, na * out->nshown,
+						 sizeof(*r));
+
+		if (!r)
+			return -ENOMEM;
+		out->rows = r;
+		out->alloc = na;
+	}
+	row = &out->rows[out->nrows++ * out->nshown];
+	for (i = 0; i < out->nshown; i++)
+		row[i] = vals[out->shown[i]];
+	return 0;
+}
+
+/* The widest cell of each column, over every row and the heading. */
+static void measure(struct qfd_out *out, size_t *width)
+{
+	size_t i, r;
+
+	for (i = 0; i < out->nshown; i++)
+		width[i] = out->o.noheadings ? 1 : strlen(out->cols[out->shown[i]].name);
+	for (r = 0; r < out->nrows; r++) {
+		for (i = 0; i < out->nshown; i++) {
+			char *s = format_val(out, &out->cols[out->shown[i]],
+					     &out->rows[r * out->nshown + i]);
+
+			if (s && strlen(s) > width[i])
+				width[i] = strlen(s);
+			free(s);
 		}
 	}
-	return 0;
+}
+
+/*
+ * A cell padded to its column's width over the whole table, so that every
+ * chunk libsmartcols lays out gets the same widths.  The last column needs
+ * no padding and gets none, to leave no trailing blanks.
+ */
+static char *padded(char *s, size_t width, bool right, bool last)
+{
+	size_t len = s ? strlen(s) : 0;
+	char *p;
+
+	if (last || len >= width)
+		return s;
+	p = malloc(width + 1);
+	if (p) {
+		memset(p, ' ', width);
+		memcpy(p + (right ? width - len : 0), s ? s : "", len);
+		p[width] = '\0';
+	}
+	free(s);
+	return p;
+}
+
+static int print_table(struct qfd_out *out)
+{
+	struct libscols_table *tb = scols_new_table();
+	size_t width[MAX_COLS], i, r;
+	int rc = 0;
+
+	if (!tb)
+		return -ENOMEM;
+	if (out->title)
+		printf("%s%s\n", out_titles++ ? "\n" : "", out->title);
+	/*
+	 * Piped into a file or a mail, a report is not cut to 80 columns;
+	 * on a terminal libsmartcols fits it to the width.
+	 */
+	if (!isatty(STDOUT_FILENO))
+		scols_table_set_termforce(tb, SCOLS_TERMFORCE_NEVER);
+	scols_table_enable_noheadings(tb, out->o.noheadings);
+	measure(out, width);
+	for (i = 0; i < out->nshown; i++) {
+		const struct qfd_col *c = &out->cols[out->shown[i]];
+
+		if (!scols_table_new_column(tb, c->name, c->whint, c->flags)) {
+			rc = -ENOMEM;
+			goto out;
+		}
+	}
+	for (r = 0; r < out->nrows && !rc; r++) {
+		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+
+		for (i = 0; ln && i < out->nshown; i++) {
+			const struct qfd_col *c = &out->cols[out->shown[i]];
+			char *s = format_val(out, c, &out->rows[r * out->nshown + i]);
+
+			s = padded(s, width[i], c->flags & SCOLS_FL_RIGHT,
+				   i + 1 == out->nshown);
+			if (s && scols_line_refer_data(ln, i, s)) {
+				free(s);
+				ln = NULL;
+			}
+		}
+		if (!ln) {
+			rc = -ENOMEM;
+			break;
+		}
+		if ((r + 1) % CHUNK == 0 || r + 1 == out->nrows) {
+			rc = scols_print_table(tb);
+			scols_table_remove_lines(tb);
+			scols_table_enable_noheadings(tb, 1);
+		}
+	}
+out:
+	scols_unref_table(tb);
+	return rc;
 }
 
 int qfd_out_print(struct qfd_out *out)
 {
 	int rc = 0;
 
-	if (scols_table_get_nlines(out->tb) || out->o.format == QFD_FMT_JSON)
-		rc = scols_print_table(out->tb);
+	if (out->o.format == QFD_FMT_TABLE) {
+		if (out->nrows)
+			rc = print_table(out);
+	} else if (out->o.format == QFD_FMT_JSON) {
+		if (!out->nemitted)
+			emit_headings(out, stdout);
+		fputs("\n   ]\n}\n", stdout);
+	}
 	qfd_out_free(out);
 	return rc;
 }
@@ -297,24 +457,22 @@ void qfd_out_free(struct qfd_out *out)
 {
 	if (!out)
 		return;
-	scols_unref_table(out->tb);
+	free(out->rows);
+	free(out->title);
 	free(out);
 }
 
-void qfd_out_title(const struct qfd_outopts *o, const char *fmt, ...)
+void qfd_out_title(struct qfd_out *out, const char *fmt, ...)
 {
-	static bool first = true;
 	va_list ap;
 
-	if (o->format != QFD_FMT_TABLE || o->noheadings)
+	if (out->o.format != QFD_FMT_TABLE || out->o.noheadings)
 		return;
-	if (!first)
-		putchar('\n');
-	first = false;
+	free(out->title);
 	va_start(ap, fmt);
-	vprintf(fmt, ap);
+	if (vasprintf(&out->title, fmt, ap) < 0)
+		out->title = NULL;
 	va_end(ap);
-	putchar('\n');
 }
 
 void qfd_out_list_columns(const struct qfd_col *cols, size_t ncols)

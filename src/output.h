@@ -86,12 +86,6 @@ enum { QFD_OPT_CSV = 0x100 };
 	"      --csv            comma-separated values, quoted where needed\n" \
 	"  -n, --noheadings     no heading line\n"
 
-/*
- * Print title as a line of its own above the next table, in the human
- * format only: machine formats carry it in their columns.
- */
-void qfd_out_title(const struct qfd_outopts *o, const char *fmt, ...)
-	__attribute__((format(printf, 2, 3)));
 
 /* Returns true when c was one of the output options. */
 bool qfd_outopt(struct qfd_outopts *o, int c, const char *arg);
@@ -105,6 +99,13 @@ struct qfd_out;
  */
 struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 			    size_t ncols, const struct qfd_outopts *o);
+/*
+ * A line of its own above the table, printed only when the table has rows
+ * and only for people: machine formats carry it in their columns.
+ */
+void qfd_out_title(struct qfd_out *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
 /* vals has ncols entries, indexed like cols. */
 int qfd_out_add(struct qfd_out *out, const struct qfd_val *vals);
 /* Prints and frees. */
