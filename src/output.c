@@ -35,7 +35,9 @@ struct qfd_out {
 	size_t shown[MAX_COLS];	/* indexes into cols, in display order */
 	size_t nshown;
 	struct qfd_outopts o;
-	struct qfd_val *rows;	/* table: nshown values a row */
+	int sortcol;		/* index into cols, or -1 */
+	size_t stride;		/* values a stored row: nshown (+ sort key) */
+	struct qfd_val *rows;	/* table or --sort: stride values a row */
 	size_t nrows, alloc;
 	size_t nemitted;	/* machine formats: rows written */
 	char *title;		/* table: printed above it when it has rows */
@@ -66,6 +68,9 @@ bool qfd_outopt(struct qfd_outopts *o, int c, const char *arg)
 		break;
 	case 'H':
 		o->list_columns = true;
+		break;
+	case QFD_OPT_SORT:
+		o->sort = arg;
 		break;
 	default:
 		return false;
@@ -143,6 +148,18 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 	if (choose_columns(out)) {
 		free(out);
 		return NULL;
+	}
+	out->sortcol = -1;
+	out->stride = out->nshown;
+	if (o->sort) {
+		out->sortcol = find_col(cols, ncols, o->sort, strlen(o->sort));
+		if (out->sortcol < 0) {
+			warnx("unknown column '%s' for --sort: 'qfd CMD -H' lists the columns",
+			      o->sort);
+			free(out);
+			return NULL;
+		}
+		out->stride++;
 	}
 	return out;
 }
@@ -318,7 +335,7 @@ int qfd_out_add(struct qfd_out *out, const struct qfd_val *vals)
 	struct qfd_val *row;
 	size_t i;
 
-	if (out->o.format != QFD_FMT_TABLE) {
+	if (out->o.format != QFD_FMT_TABLE && out->sortcol < 0) {
 		struct qfd_val v[MAX_COLS];
 
 		for (i = 0; i < out->nshown; i++)
@@ -327,7 +344,7 @@ int qfd_out_add(struct qfd_out *out, const struct qfd_val *vals)
 	}
 	if (out->nrows == out->alloc) {
 		size_t na = out->alloc ? out->alloc * 2 : 64;
-		struct qfd_val *r = reallocarray(out->rows, na * out->nshown,
+		struct qfd_val *r = reallocarray(out->rows, na * out->stride,
 						 sizeof(*r));
 
 		if (!r)
@@ -335,9 +352,11 @@ int qfd_out_add(struct qfd_out *out, const struct qfd_val *vals)
 		out->rows = r;
 		out->alloc = na;
 	}
-	row = &out->rows[out->nrows++ * out->nshown];
+	row = &out->rows[out->nrows++ * out->stride];
 	for (i = 0; i < out->nshown; i++)
 		row[i] = vals[out->shown[i]];
+	if (out->sortcol >= 0)
+		row[out->nshown] = vals[out->sortcol];
 	return 0;
 }
 
@@ -351,7 +370,7 @@ static void measure(struct qfd_out *out, size_t *width)
 	for (r = 0; r < out->nrows; r++) {
 		for (i = 0; i < out->nshown; i++) {
 			char *s = format_val(out, &out->cols[out->shown[i]],
-					     &out->rows[r * out->nshown + i]);
+					     &out->rows[r * out->stride + i]);
 
 			if (s && strlen(s) > width[i])
 				width[i] = strlen(s);
@@ -413,7 +432,7 @@ static int print_table(struct qfd_out *out)
 
 		for (i = 0; ln && i < out->nshown; i++) {
 			const struct qfd_col *c = &out->cols[out->shown[i]];
-			char *s = format_val(out, c, &out->rows[r * out->nshown + i]);
+			char *s = format_val(out, c, &out->rows[r * out->stride + i]);
 
 			s = padded(s, width[i], c->flags & SCOLS_FL_RIGHT,
 				   i + 1 == out->nshown);
@@ -437,10 +456,45 @@ out:
 	return rc;
 }
 
+/* qsort has no context argument: the one table being sorted */
+static const struct qfd_out *sorting;
+
+static int cmp_rows(const void *a, const void *b)
+{
+	const struct qfd_val *x = (const struct qfd_val *)a + sorting->nshown;
+	const struct qfd_val *y = (const struct qfd_val *)b + sorting->nshown;
+	enum qfd_kind kind = sorting->cols[sorting->sortcol].kind;
+
+	/* empty cells first, then by value */
+	if (x->set != y->set)
+		return x->set ? 1 : -1;
+	if (!x->set)
+		return 0;
+	if (kind == QFD_K_STR)
+		return strcmp(x->s, y->s);
+	if (kind == QFD_K_BOOL)
+		return (int)x->b - (int)y->b;
+	return x->u < y->u ? -1 : x->u > y->u;
+}
+
+static void sort_rows(struct qfd_out *out)
+{
+	sorting = out;
+	qsort(out->rows, out->nrows, out->stride * sizeof(*out->rows), cmp_rows);
+	sorting = NULL;
+}
+
 int qfd_out_print(struct qfd_out *out)
 {
+	size_t r;
 	int rc = 0;
 
+	if (out->sortcol >= 0)
+		sort_rows(out);
+	if (out->o.format != QFD_FMT_TABLE) {
+		for (r = 0; r < out->nrows && !rc; r++)
+			rc = emit_row(out, &out->rows[r * out->stride], stdout);
+	}
 	if (out->o.format == QFD_FMT_TABLE) {
 		if (out->nrows)
 			rc = print_table(out);

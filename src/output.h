@@ -60,6 +60,7 @@ struct qfd_outopts {
 	bool bytes;		/* -b */
 	bool noheadings;	/* -n */
 	const char *columns;	/* -o LIST or +LIST */
+	const char *sort;	/* --sort COL */
 	bool list_columns;	/* -H */
 };
 
@@ -67,7 +68,7 @@ struct qfd_outopts {
  * Options every table-printing command takes, for getopt_long.  The long
  * options have no short form but --csv; values above 255 keep them apart.
  */
-enum { QFD_OPT_CSV = 0x100 };
+enum { QFD_OPT_CSV = 0x100, QFD_OPT_SORT };
 #define QFD_OUT_SHORTOPTS	"bJrno:H"
 #define QFD_OUT_LONGOPTS \
 	{ "bytes", no_argument, NULL, 'b' }, \
@@ -76,6 +77,7 @@ enum { QFD_OPT_CSV = 0x100 };
 	{ "csv", no_argument, NULL, QFD_OPT_CSV }, \
 	{ "noheadings", no_argument, NULL, 'n' }, \
 	{ "output", required_argument, NULL, 'o' }, \
+	{ "sort", required_argument, NULL, QFD_OPT_SORT }, \
 	{ "list-columns", no_argument, NULL, 'H' }
 #define QFD_OUT_HELP \
 	"  -o, --output LIST    columns to print (+LIST adds to the default)\n" \
@@ -84,7 +86,8 @@ enum { QFD_OPT_CSV = 0x100 };
 	"  -J, --json           JSON (sizes in bytes, times in seconds)\n" \
 	"  -r, --raw            raw output: one line per row, no alignment\n" \
 	"      --csv            comma-separated values, quoted where needed\n" \
-	"  -n, --noheadings     no heading line\n"
+	"  -n, --noheadings     no heading line\n" \
+	"      --sort COL       sort rows by COL (numbers by value, largest last)\n"
 
 
 /* Returns true when c was one of the output options. */
