@@ -122,7 +122,8 @@ static struct table *load(int type)
 	} else {
 		load_projid(t);
 	}
-	qsort(t->byid, t->n, sizeof(*t->byid), cmp_id);
+	if (t->n)
+		qsort(t->byid, t->n, sizeof(*t->byid), cmp_id);
 	t->byname = malloc((t->n ? t->n : 1) * sizeof(*t->byname));
 	if (!t->byname) {
 		t->n = 0;
@@ -130,7 +131,8 @@ static struct table *load(int type)
 	}
 	for (i = 0; i < t->n; i++)
 		t->byname[i] = &t->byid[i];
-	qsort(t->byname, t->n, sizeof(*t->byname), cmp_name);
+	if (t->n)
+		qsort(t->byname, t->n, sizeof(*t->byname), cmp_name);
 	return t;
 }
 

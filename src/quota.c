@@ -32,6 +32,16 @@
 
 #define BB_SHIFT	9	/* the X commands count 512-byte basic blocks */
 
+/*
+ * QCMD() from <linux/quota.h> shifts 0x80000x into the sign bit of an int,
+ * which C leaves undefined: build the same bits unsigned.
+ */
+static int qcmd(int cmd, int type)
+{
+	return (int)(((unsigned int)cmd << SUBCMDSHIFT) |
+		     ((unsigned int)type & SUBCMDMASK));
+}
+
 static const char *cmd_name(int cmd)
 {
 	switch (cmd) {
@@ -60,7 +70,7 @@ static bool have_quotactl_fd(void)
 	 * the syscall answers EBADF, a kernel without it ENOSYS.
 	 */
 	if (have < 0)
-		have = !(syscall(SYS_quotactl_fd, -1, QCMD(Q_SYNC, USRQUOTA),
+		have = !(syscall(SYS_quotactl_fd, -1, qcmd(Q_SYNC, USRQUOTA),
 				 0, NULL) < 0 && errno == ENOSYS);
 	return have;
 }
@@ -84,11 +94,11 @@ static int qctl(struct qfd_fs *fs, int cmd, int type, uint32_t id, void *addr)
 			errno = ENOTBLK;
 			rc = -1;
 		} else {
-			rc = syscall(SYS_quotactl, QCMD(cmd, type), fs->source,
+			rc = syscall(SYS_quotactl, qcmd(cmd, type), fs->source,
 				     id, addr);
 		}
 	} else {
-		rc = syscall(SYS_quotactl_fd, fs->fd, QCMD(cmd, type), id, addr);
+		rc = syscall(SYS_quotactl_fd, fs->fd, qcmd(cmd, type), id, addr);
 	}
 	rc = rc < 0 ? -errno : 0;
 
