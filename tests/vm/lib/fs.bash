@@ -33,9 +33,12 @@
 #                                                  and a non-ASCII letter)
 #   groups qfdg1 qfdg2 qfdg3 = gids 3001 3002 3003
 #   projects (/etc/projid) qfdp1 qfdp2 qfdp3 = 4001 4002 4003
+# shellcheck disable=SC2034 # for the suites
 QFD_USERS=(qfdu1 qfdu2 qfdu3)
 QFD_WEIRD_USER='qfd.w-ü'
+# shellcheck disable=SC2034
 QFD_GROUPS=(qfdg1 qfdg2 qfdg3)
+# shellcheck disable=SC2034
 QFD_PROJECTS=(qfdp1 qfdp2 qfdp3)
 
 _fs_err() {
@@ -336,7 +339,7 @@ fs_teardown() {
 # (repquota for ext4, xfs_quota for XFS; both go through the block device,
 # not through qfd), for checking qfd's numbers against theirs.
 peer_usage() {
-	local mnt=$1 flag=$2 id=$3 type dev kib= files=
+	local mnt=$1 flag=$2 id=$3 type dev kib='' files=''
 	type=$(findmnt -n -o FSTYPE --target "$mnt") || return
 	dev=$(findmnt -n -o SOURCE --target "$mnt") || return
 	case $type in

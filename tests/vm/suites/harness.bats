@@ -88,8 +88,8 @@ teardown_file() {
 	mnt=$(fs_ext4 e4)
 	[ "$mnt" = /scratch/e4 ]
 	[ "$(findmnt -n -o FSTYPE "$mnt")" = ext4 ]
-	dumpe2fs -h "$(fs_dev e4)" 2>/dev/null | grep -q 'features:.*quota.*project' ||
-		dumpe2fs -h "$(fs_dev e4)" 2>/dev/null | grep -q 'features:.*project.*quota'
+	features=$(dumpe2fs -h "$(fs_dev e4)" 2>/dev/null | grep '^Filesystem features:')
+	[[ $features == *" quota"* && $features == *" project"* ]]
 
 	write_bytes "$mnt/a" 40960 qfdu1
 	write_bytes "$mnt/b" 8192 qfdu1
@@ -132,7 +132,8 @@ teardown_file() {
 
 @test "ext4 without the quota feature has quotas off" {
 	mnt=$(fs_ext4_noquota plain)
-	! dumpe2fs -h "$(fs_dev plain)" 2>/dev/null | grep -q 'features:.*quota'
+	features=$(dumpe2fs -h "$(fs_dev plain)" 2>/dev/null | grep '^Filesystem features:')
+	[[ $features == *extent* && $features != *quota* ]]
 	run quotaon -p "$mnt"
 	[[ $output == *"no quota enabled"* ]]
 }
@@ -202,7 +203,7 @@ print(os.strerror(ctypes.get_errno()) if r < 0 else "ok")' "$mnt"
 	fs_ext4 t1 >/dev/null
 	fs_ubifs t2 >/dev/null
 	fs_teardown
-	! findmnt -rn -o TARGET | grep -q '^/scratch/'
+	[ -z "$(findmnt -rn -o TARGET | grep '^/scratch/' || true)" ]
 	[ -z "$(losetup -n -l -O BACK-FILE | grep /scratch/ || true)" ]
 	[ ! -d /sys/module/nandsim ]
 	[ -z "$(ls /scratch)" ]

@@ -1,0 +1,265 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# 'qfd set' as provisioning tools use it, on ext4 and XFS: idempotent runs,
+# all-or-nothing batch files, --dry-run, --like, grace periods and per-id
+# grace times, and concurrent setters of different fields.  Every result is
+# read back from the kernel with 'qfd get -J' or 'qfd state -J'.
+#
+# Run: tests/vm/check tests/vm/suites/set-provisioning.bats
+
+load ../lib/fs
+
+# tests/vm/check exports QFD, but the VM passes on only QFD_* variables
+: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
+
+setup_file() {
+	in_vm || skip "not inside the test VM (use tests/vm/check)"
+	fs_teardown
+	users_create
+	fs_ext4 e >/dev/null
+	fs_xfs x -o uquota,gquota,pquota >/dev/null
+	# a directory of our own for batch files (the guest's /tmp is fine too,
+	# but keep them next to the filesystems so teardown finds them)
+	mkdir -p "$QFD_SCRATCH/batch"
+}
+
+teardown_file() {
+	rm -rf "$QFD_SCRATCH/batch"
+	fs_teardown
+}
+
+MNTS=("$QFD_SCRATCH/e" "$QFD_SCRATCH/x")
+
+# lim MNT WHO [-u|-g|-p]: "space-soft space-hard files-soft files-hard"
+lim() {
+	"$QFD" get -J ${3:-} "$1" "$2" |
+		jq -r '.quotas[0] | "\(.["space-soft"]) \(.["space-hard"]) \(.["files-soft"]) \(.["files-hard"])"'
+}
+
+# zero MNT WHO...: no limits for them
+zero() {
+	local mnt=$1
+	shift
+	"$QFD" set -q "$mnt" "$@" --bsoft 0 --bhard 0 --isoft 0 --ihard 0
+}
+
+@test "a repeated set changes nothing the second time (--exit-changed 4, then 0)" {
+	for m in "${MNTS[@]}"; do
+		zero "$m" qfdu1
+		run "$QFD" set --exit-changed "$m" qfdu1 --bsoft 10M --bhard 20M --isoft 100 --ihard 200
+		[ "$status" -eq 4 ] || { echo "$m: first run: $status $output"; false; }
+		[[ $output == "changed user qfdu1 (2001) on $m: space-soft 0 -> 10M, space-hard 0 -> 20M, files-soft 0 -> 100, files-hard 0 -> 200" ]]
+		run "$QFD" set --exit-changed "$m" qfdu1 --bsoft 10M --bhard 20M --isoft 100 --ihard 200
+		[ "$status" -eq 0 ] || { echo "$m: second run: $status $output"; false; }
+		[ "$output" = "unchanged user qfdu1 (2001) on $m" ]
+		# sizes the kernel rounds (to a KiB) are compared as it keeps them
+		run "$QFD" set --exit-changed "$m" qfdu1 --bsoft 10485759
+		[ "$status" -eq 0 ] || { echo "$m: rounded size: $status $output"; false; }
+		[ "$(lim "$m" qfdu1)" = "10485760 20971520 100 200" ]
+	done
+}
+
+@test "a batch applies every line, a re-run changes nothing; '-' keeps a field" {
+	for m in "${MNTS[@]}"; do
+		zero "$m" qfdu1 qfdu2 qfdu3 "$QFD_WEIRD_USER"
+		"$QFD" set -q "$m" qfdu3 --isoft 7 --ihard 9
+		cat >"$QFD_SCRATCH/batch/ok.txt" <<-EOF
+		# provisioning for team A
+		qfdu1   1G   2G   1000 2000
+
+		  #2002 500M 1.5G 10k  20k   # by number
+		qfdu3   1M   2M   -    -
+		$QFD_WEIRD_USER 4K 8K 1 2
+		EOF
+		run "$QFD" set --exit-changed --batch "$QFD_SCRATCH/batch/ok.txt" "$m"
+		[ "$status" -eq 4 ] || { echo "$m: $status $output"; false; }
+		[ "${#lines[@]}" -eq 4 ]
+		[ "$(lim "$m" qfdu1)" = "1073741824 2147483648 1000 2000" ]
+		[ "$(lim "$m" qfdu2)" = "524288000 1610612736 10000 20000" ]
+		[ "$(lim "$m" qfdu3)" = "1048576 2097152 7 9" ]
+		[ "$(lim "$m" "$QFD_WEIRD_USER")" = "4096 8192 1 2" ]
+		run "$QFD" set --exit-changed --batch - "$m" <"$QFD_SCRATCH/batch/ok.txt"
+		[ "$status" -eq 0 ] || { echo "$m: re-run: $status $output"; false; }
+		[ "$(grep -c '^unchanged ' <<<"$output")" -eq 4 ]
+	done
+}
+
+# bad_batch MNT NAME LINE-CONTENT EXPECTED-MESSAGE: a batch whose third line
+# is LINE-CONTENT applies nothing, exits 2 and names FILE:3.
+bad_batch() {
+	local m=$1 name=$2 bad=$3 msg=$4 f=$QFD_SCRATCH/batch/$2.txt
+	zero "$m" qfdu1 qfdu2 qfdu3
+	printf '%s\n' "qfdu1 1M 2M 10 20" "qfdu2 3M 4M 30 40" "$bad" \
+		"qfdu3 5M 6M 50 60" >"$f"
+	run "$QFD" set --batch "$f" "$m"
+	[ "$status" -eq 2 ] || { echo "$m: status $status: $output"; return 1; }
+	[[ $output == *"qfd: $f:3: $msg"* ]] || { echo "$m: $output"; return 1; }
+	[[ $output == *"nothing was changed"* ]]
+	# the good lines before and after it were not applied either
+	for u in qfdu1 qfdu2 qfdu3; do
+		[ "$(lim "$m" $u)" = "0 0 0 0" ] || { echo "$m: $u was changed"; return 1; }
+	done
+}
+
+@test "batch with a bad size on line 3: nothing applied, exit 2, FILE:3 named" {
+	for m in "${MNTS[@]}"; do
+		bad_batch "$m" badsize "qfdu3 1M 2Q - -" "space hard limit '2Q': not a size"
+	done
+}
+
+@test "batch with an unknown user on line 3: nothing applied, exit 2, FILE:3 named" {
+	for m in "${MNTS[@]}"; do
+		bad_batch "$m" baduser "nosuchuser 1M 2M - -" "unknown user 'nosuchuser'"
+	done
+}
+
+@test "batch with a wrong field count on line 3: nothing applied, exit 2, FILE:3 named" {
+	for m in "${MNTS[@]}"; do
+		bad_batch "$m" badcount "qfdu3 1M 2M 30" "4 fields, expected 5"
+	done
+}
+
+@test "batch naming an id twice, or a soft limit over the hard one, applies nothing" {
+	for m in "${MNTS[@]}"; do
+		bad_batch "$m" dup "#2001 1M 2M - -" "user '#2001' (2001) is also on line 1"
+		"$QFD" set -q "$m" qfdu3 --bhard 1M
+		printf '%s\n' "qfdu1 1M 2M 10 20" "qfdu3 2M - - -" >"$QFD_SCRATCH/batch/over.txt"
+		run "$QFD" set --batch "$QFD_SCRATCH/batch/over.txt" "$m"
+		[ "$status" -eq 2 ]
+		[[ $output == *"over.txt:2: $m: user qfdu3: a soft limit would exceed its hard limit"* ]]
+		[ "$(lim "$m" qfdu1)" = "0 0 0 0" ]
+	done
+}
+
+@test "--dry-run writes nothing and says what it would change" {
+	for m in "${MNTS[@]}"; do
+		zero "$m" qfdu1 qfdu2
+		run "$QFD" set --dry-run --exit-changed "$m" qfdu1 qfdu2 --bhard 5M --ihard 50
+		[ "$status" -eq 4 ]
+		[ "${lines[0]}" = "would change user qfdu1 (2001) on $m: space-hard 0 -> 5M, files-hard 0 -> 50" ]
+		printf 'qfdu1 1M 2M 3 4\n' | "$QFD" set -n --batch - "$m"
+		"$QFD" set -n --grace-space 1d "$m"
+		[ "$(lim "$m" qfdu1)" = "0 0 0 0" ]
+		[ "$(lim "$m" qfdu2)" = "0 0 0 0" ]
+		[ "$("$QFD" state -J -u "$m" | jq '.filesystems[0]["space-grace"]')" -ne 86400 ]
+	done
+}
+
+@test "--like copies another id's four limits exactly; options override" {
+	for m in "${MNTS[@]}"; do
+		zero "$m" qfdu1 qfdu2 qfdu3
+		"$QFD" set -q "$m" qfdu1 --bsoft 1537K --bhard 3333K --isoft 17 --ihard 4099
+		run "$QFD" set "$m" qfdu2 --like qfdu1
+		[ "$status" -eq 0 ]
+		[ "$(lim "$m" qfdu2)" = "$(lim "$m" qfdu1)" ]
+		[ "$(lim "$m" qfdu2)" = "1573888 3412992 17 4099" ]
+		run "$QFD" set --exit-changed "$m" qfdu2 --like qfdu1
+		[ "$status" -eq 0 ]
+		"$QFD" set -q "$m" qfdu3 --like qfdu1 --ihard 5000
+		[ "$(lim "$m" qfdu3)" = "1573888 3412992 17 5000" ]
+		# copying "no limits" removes them
+		run "$QFD" set "$m" qfdu3 --like 2999
+		[ "$(lim "$m" qfdu3)" = "0 0 0 0" ]
+	done
+}
+
+@test "grace periods: set, read back in seconds by 'qfd state -J', unchanged on re-run" {
+	for m in "${MNTS[@]}"; do
+		for t in -u -g -p; do
+			run "$QFD" set $t --exit-changed --grace-space 1d12h --grace-files 90m "$m"
+			[ "$status" -eq 4 ] || [ "$status" -eq 0 ] || { echo "$m $t: $output"; false; }
+			run "$QFD" state -J $t "$m"
+			[ "$(jq '.filesystems[0]["space-grace"]' <<<"$output")" -eq 129600 ]
+			[ "$(jq '.filesystems[0]["files-grace"]' <<<"$output")" -eq 5400 ]
+			run "$QFD" set $t --exit-changed --grace-space 36h --grace-files 5400 "$m"
+			[ "$status" -eq 0 ] || { echo "$m $t: $output"; false; }
+			[[ $output == "unchanged "* ]]
+		done
+		run "$QFD" set --exit-changed --grace-files 2w "$m"
+		[ "$status" -eq 4 ]
+		[[ $output == *"files-grace 1h30m -> 14d"* ]]
+		[ "$("$QFD" state -J -u "$m" | jq '.filesystems[0]["space-grace"]')" -eq 129600 ]
+		[ "$("$QFD" state -J -u "$m" | jq '.filesystems[0]["files-grace"]')" -eq 1209600 ]
+	done
+}
+
+# space_grace MNT WHO: seconds left, as 'qfd get -J' shows them
+space_grace() {
+	"$QFD" get -J "$1" "$2" | jq '.quotas[0]["space-grace"]'
+}
+
+@test "per-id grace: --grace-time and --reset-grace show in 'qfd get -J'; id 0 refused" {
+	for m in "${MNTS[@]}"; do
+		rm -f "$m/qfdu1.dat"
+		zero "$m" qfdu1
+		"$QFD" set -q --grace-space 3d "$m"
+		"$QFD" set -q "$m" qfdu1 --bsoft 64K --bhard 10M
+		write_bytes "$m/qfdu1.dat" 131072 qfdu1
+		g=$(space_grace "$m" qfdu1)
+		((g > 259000 && g <= 259200)) || { echo "$m: grace started at $g"; false; }
+
+		run "$QFD" set --exit-changed --grace-time 2h "$m" qfdu1
+		[ "$status" -eq 4 ] || { echo "$m: $output"; false; }
+		g=$(space_grace "$m" qfdu1)
+		((g > 7100 && g <= 7200)) || { echo "$m: after --grace-time 2h: $g"; false; }
+
+		run "$QFD" set --reset-grace "$m" qfdu1
+		[ "$status" -eq 0 ]
+		[[ $output == *"space-grace "*" -> 3d"* ]]
+		g=$(space_grace "$m" qfdu1)
+		((g > 259100 && g <= 259200)) || { echo "$m: after --reset-grace: $g"; false; }
+
+		# under its soft limit an id has no grace time to set
+		run "$QFD" set --exit-changed --grace-time 1h "$m" qfdu2
+		[ "$status" -eq 0 ]
+		[ "$output" = "unchanged user qfdu2 (2002) on $m" ]
+
+		run "$QFD" set --grace-time 1h "$m" root
+		[ "$status" -eq 2 ]
+		[[ $output == *"grace time for id 0"* ]]
+		# ... and the filesystem's grace period was not touched by it
+		[ "$("$QFD" state -J -u "$m" | jq '.filesystems[0]["space-grace"]')" -eq 259200 ]
+		rm -f "$m/qfdu1.dat"
+	done
+}
+
+@test "8 concurrent setters of different fields of the same ids all win" {
+	local n=25
+	for m in "${MNTS[@]}"; do
+		zero "$m" qfdu1 qfdu2
+		pids=()
+		for u in qfdu1 qfdu2; do
+			# soft limits stay below hard ones whatever the interleaving
+			( for i in $(seq $n); do "$QFD" set -q "$m" $u --bsoft "${i}M" || exit 1; done ) &
+			pids+=($!)
+			( for i in $(seq $n); do "$QFD" set -q "$m" $u --bhard "$((100 + i))M" || exit 1; done ) &
+			pids+=($!)
+			( for i in $(seq $n); do "$QFD" set -q "$m" $u --isoft "$i" || exit 1; done ) &
+			pids+=($!)
+			( for i in $(seq $n); do "$QFD" set -q "$m" $u --ihard "$((100 + i))" || exit 1; done ) &
+			pids+=($!)
+		done
+		for p in "${pids[@]}"; do
+			wait "$p" || { echo "$m: a setter failed"; false; }
+		done
+		for u in qfdu1 qfdu2; do
+			[ "$(lim "$m" $u)" = "$((n << 20)) $(((100 + n) << 20)) $n $((100 + n))" ] ||
+				{ echo "$m $u: $(lim "$m" $u)"; false; }
+		done
+	done
+}
+
+@test "-q prints nothing; group and project types take the same batch" {
+	for m in "${MNTS[@]}"; do
+		run "$QFD" set -q "$m" qfdu1 --bhard 1G
+		[ -z "$output" ]
+		printf 'qfdg1 1M 2M - -\n' | "$QFD" set -g -q --batch - "$m"
+		[ "$(lim "$m" qfdg1 -g)" = "1048576 2097152 0 0" ]
+		printf 'qfdp2 - 8M - 80\n' | "$QFD" set -p -q --batch - "$m"
+		[ "$(lim "$m" qfdp2 -p)" = "0 8388608 0 80" ]
+		run "$QFD" set -p --batch - "$m" <<<"qfdu1 1M 2M - -"
+		[ "$status" -eq 2 ]
+		[[ $output == *"stdin:1: unknown project 'qfdu1'"* ]]
+	done
+}
