@@ -1,0 +1,743 @@
+#!/usr/bin/env bats
+# UBIFS quota (kernel/ubifs/patches), tested with the patched module:
+#
+#   kernel/ubifs/build.sh                         # prints the ubifs.ko path
+#   tests/vm/check --ubifs-ko "$(kernel/ubifs/build.sh -q)" \
+#       tests/vm/suites/ubifs-quota.bats
+#
+# With the stock module every test that needs quota skips itself; the test
+# that UBIFS without quota options behaves as stock runs with either.
+#
+# Usage is checked against a walk of the filesystem: for every user and
+# group, the sum of st_blocks * 512 over its inodes (each inode once, hard
+# links included) and the number of its inodes. On UBIFS st_blocks is the
+# file size plus the extended attribute bytes rounded up to 4 KiB for
+# regular files, and 0 for directories, symlinks and special files; the
+# patched UBIFS charges exactly that. The randomised workload is seeded:
+# the seed is printed (as a TAP comment) and QFD_SEED=N repeats a run.
+#
+# Everything goes through quotactl_fd(2) on an O_PATH descriptor, from a
+# small Python client written into the test's temporary directory (the
+# classic quota tools cannot work on UBIFS: it has no block device).
+
+load ../lib/fs
+
+OWNERS=(2001:2001 2002:3001 2003:2003 2004:3003)
+MOUNT_OPTS=usrquota,grpquota
+
+uq() {
+	python3 "$BATS_FILE_TMPDIR/ubifsq.py" "$@"
+}
+
+# jfield JSON KEY: one number from the helper's JSON output
+jfield() {
+	python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"
+}
+
+quota_fs() {
+	fs_teardown
+	MNT=$(fs_ubifs uq -o "$MOUNT_OPTS")
+}
+
+check_usage() {
+	run uq check "$MNT"
+	echo "$output"
+	[ "$status" -eq 0 ]
+}
+
+seed() {
+	SEED=${QFD_SEED:-$(( (RANDOM << 15) | RANDOM ))}
+	echo "# $BATS_TEST_DESCRIPTION: seed $SEED (QFD_SEED=$SEED repeats it)" >&3
+}
+
+setup_file() {
+	in_vm || skip "not inside the test VM (use tests/vm/check)"
+	fs_teardown
+	users_create
+	write_helper
+	# Does the loaded ubifs module know the quota mount options?
+	if MNT=$(fs_ubifs probe -o "$MOUNT_OPTS" 2>/dev/null); then
+		echo patched >"$BATS_FILE_TMPDIR/module"
+	else
+		echo stock >"$BATS_FILE_TMPDIR/module"
+	fi
+	fs_teardown
+}
+
+teardown_file() {
+	fs_teardown
+}
+
+setup() {
+	if [[ $BATS_TEST_DESCRIPTION != stock:* &&
+		$(<"$BATS_FILE_TMPDIR/module") != patched ]]; then
+		skip "the loaded ubifs.ko has no quota support (tests/vm/check --ubifs-ko \$(kernel/ubifs/build.sh -q))"
+	fi
+}
+
+teardown() {
+	fs_teardown
+}
+
+# The quotactl_fd client, workload and checker (Python: ctypes reaches the
+# syscall without a compiler in the guest).
+write_helper() {
+	cat >"$BATS_FILE_TMPDIR/ubifsq.py" <<'PYTHON'
+#!/usr/bin/env python3
+# ubifsq.py: quotactl_fd(2) client, randomised workload and usage checker
+# for the UBIFS quota suite (tests/vm/suites/ubifs-quota.bats).
+#
+#   ubifsq.py q CMD PATH TYPE [ARGS]   one quota command, JSON on stdout;
+#                                      on error {"error": "ENAME"}, exit 2
+#       CMD: sync on off getinfo setinfo(BGRACE IGRACE) get(ID)
+#            set(ID BSOFT BHARD ISOFT IHARD; bytes, bytes, inodes, inodes)
+#            list (every id through Q_GETNEXTQUOTA)
+#   ubifsq.py walk MNT                 usage by the walk, JSON
+#   ubifsq.py check MNT                compare the walk with the quota
+#                                      report for users and groups; exit 1
+#                                      and print the differences if any
+#   ubifsq.py workload MNT SEED NOPS UID:GID...
+#                                      NOPS random file operations as the
+#                                      given owners (and chown as root)
+#   ubifsq.py churn MNT SEED SECS UID:GID...
+#                                      write and delete until EROFS
+#
+# Space of an inode as the walk counts it: st_blocks * 512, which on UBIFS
+# is the size plus the extended attribute bytes rounded up to 4 KiB for
+# regular files and 0 for everything else; files: one per inode.
+import ctypes, errno, json, os, random, stat, struct, sys
+
+NR_QUOTACTL_FD = 443                  # x86-64
+libc = ctypes.CDLL(None, use_errno=True)
+QCMD = dict(sync=0x800001, on=0x800002, off=0x800003, getinfo=0x800005,
+            setinfo=0x800006, get=0x800007, set=0x800008, next=0x800009)
+QTYPE = dict(u=0, g=1, p=2)
+QIF_LIMITS = 1 | 4
+IIF_GRACE = 1 | 2
+DQBLK = "=8QI4x"          # struct if_dqblk
+NEXTDQBLK = "=8QII"       # struct if_nextdqblk
+DQINFO = "=QQII"          # struct if_dqinfo
+
+
+class QErr(Exception):
+    def __init__(self, e):
+        self.errno = e
+        self.name = errno.errorcode.get(e, str(e))
+
+
+def quotactl(fd, cmd, typ, qid=0, buf=None):
+    r = libc.syscall(NR_QUOTACTL_FD, fd, (QCMD[cmd] << 8) | QTYPE[typ],
+                     ctypes.c_uint(qid), buf)
+    if r < 0:
+        raise QErr(ctypes.get_errno())
+
+
+def dq_dict(v):
+    return dict(bhard=v[0] * 1024, bsoft=v[1] * 1024, space=v[2],
+                ihard=v[3], isoft=v[4], files=v[5], btime=v[6], itime=v[7])
+
+
+def q_list(fd, typ):
+    out, qid = {}, 0
+    while True:
+        b = ctypes.create_string_buffer(struct.calcsize(NEXTDQBLK))
+        try:
+            quotactl(fd, "next", typ, qid, b)
+        except QErr as e:
+            if e.errno == errno.ENOENT:
+                return out
+            raise
+        v = struct.unpack(NEXTDQBLK, b.raw)
+        out[v[9]] = dq_dict(v)
+        if v[9] == 0xffffffff:
+            return out
+        qid = v[9] + 1
+
+
+def q_main(a):
+    cmd, path, typ = a[0], a[1], a[2]
+    fd = os.open(path, os.O_PATH)
+    if cmd in ("sync", "on", "off"):
+        quotactl(fd, cmd, typ)
+        res = {}
+    elif cmd == "getinfo":
+        b = ctypes.create_string_buffer(struct.calcsize(DQINFO))
+        quotactl(fd, cmd, typ, 0, b)
+        v = struct.unpack(DQINFO, b.raw)
+        res = dict(bgrace=v[0], igrace=v[1], flags=v[2])
+    elif cmd == "setinfo":
+        b = ctypes.create_string_buffer(
+            struct.pack(DQINFO, int(a[3]), int(a[4]), 0, IIF_GRACE))
+        quotactl(fd, cmd, typ, 0, b)
+        res = {}
+    elif cmd == "get":
+        b = ctypes.create_string_buffer(struct.calcsize(DQBLK))
+        quotactl(fd, cmd, typ, int(a[3]), b)
+        res = dq_dict(struct.unpack(DQBLK, b.raw))
+    elif cmd == "set":
+        bs, bh, isf, ih = (int(x) for x in a[4:8])
+        b = ctypes.create_string_buffer(struct.pack(
+            DQBLK, (bh + 1023) // 1024, (bs + 1023) // 1024, 0, ih, isf,
+            0, 0, 0, QIF_LIMITS))
+        quotactl(fd, cmd, typ, int(a[3]), b)
+        res = {}
+    elif cmd == "list":
+        res = q_list(fd, typ)
+    else:
+        raise SystemExit("unknown quota command " + cmd)
+    print(json.dumps(res, sort_keys=True))
+
+
+def walk(mnt):
+    """{"u": {uid: [space, files]}, "g": {...}} over every inode once."""
+    use = {"u": {}, "g": {}}
+    seen = set()
+    dev = os.lstat(mnt).st_dev
+    stack = [mnt]
+    while stack:
+        d = stack.pop()
+        for p in [d] + [os.path.join(d, n) for n in os.listdir(d)]:
+            st = os.lstat(p)
+            if st.st_dev != dev:
+                continue
+            if stat.S_ISDIR(st.st_mode) and p != d:
+                stack.append(p)
+                continue
+            if st.st_ino in seen:
+                continue
+            seen.add(st.st_ino)
+            for t, i in (("u", st.st_uid), ("g", st.st_gid)):
+                e = use[t].setdefault(i, [0, 0])
+                e[0] += st.st_blocks * 512
+                e[1] += 1
+    return use
+
+
+def check(mnt):
+    use = walk(mnt)
+    fd = os.open(mnt, os.O_PATH)
+    bad = []
+    total = 0
+    for t in ("u", "g"):
+        rep = q_list(fd, t)
+        for i in sorted(set(rep) | set(use[t])):
+            want = use[t].get(i, [0, 0])
+            q = rep.get(i, dict(space=0, files=0))
+            total += 1
+            if [q["space"], q["files"]] != want:
+                bad.append("%s %d: quota space %d files %d, walk space %d "
+                           "files %d" % (t, i, q["space"], q["files"],
+                                         want[0], want[1]))
+    for t in ("u", "g"):
+        for i, (s, f) in sorted(use[t].items()):
+            print("walk %s %d space %d files %d" % (t, i, s, f))
+    if bad:
+        print("MISMATCH:\n" + "\n".join(bad))
+        return 1
+    print("ok: %d ids match" % total)
+    return 0
+
+
+def linkat_follow(src, dst):
+    """linkat(2) with AT_SYMLINK_FOLLOW: gives an O_TMPFILE file a name."""
+    r = libc.linkat(-100, src.encode(), -100, dst.encode(), 0x400)
+    if r < 0:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e), dst)
+
+
+def as_user(uid, gid, fn):
+    """Run fn() in a child with the given ids; its errno, 0 if none."""
+    pid = os.fork()
+    if pid == 0:
+        code = 0
+        try:
+            os.setgroups([])
+            os.setresgid(gid, gid, gid)
+            os.setresuid(uid, uid, uid)
+            fn()
+        except OSError as e:
+            code = e.errno if 0 < e.errno < 256 else 255
+        except BaseException:
+            code = 254
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    return os.waitstatus_to_exitcode(status)
+
+
+def workload(mnt, seed, nops, owners):
+    rnd = random.Random(seed)
+    stats = {}
+    for uid, gid in owners:
+        d = os.path.join(mnt, "home%d" % uid)
+        if not os.path.exists(d):
+            os.mkdir(d)
+            os.chown(d, uid, gid)
+    shared = os.path.join(mnt, "shared")
+    if not os.path.exists(shared):
+        os.mkdir(shared)
+        os.chmod(shared, 0o1777)
+
+    def entries(kind):
+        out = []
+        for d, dirs, files in os.walk(mnt):
+            if kind == "dir":
+                out.extend(os.path.join(d, n) for n in dirs)
+                continue
+            for n in files:
+                p = os.path.join(d, n)
+                try:
+                    st = os.lstat(p)
+                except FileNotFoundError:
+                    continue
+                if kind == "file" and not stat.S_ISREG(st.st_mode):
+                    continue
+                out.append(p)
+        out.sort()
+        return out
+
+    def newname(uid):
+        d = rnd.choice([os.path.join(mnt, "home%d" % uid), shared] +
+                       [p for p in entries("dir")
+                        if os.lstat(p).st_uid == uid][:4])
+        return os.path.join(d, "f%06d" % rnd.randrange(10 ** 6))
+
+    def data(n):
+        return bytes([rnd.randrange(256)]) * n
+
+    ops = ["create", "create", "append", "write", "truncate", "unlink",
+           "rename", "link", "mkdir", "symlink", "xattr", "rmxattr",
+           "chown", "mknod", "tmpfile", "rmdir"]
+    for step in range(nops):
+        uid, gid = rnd.choice(owners)
+        op = rnd.choice(ops)
+        files = [p for p in entries("file")]
+        mine = [p for p in files if os.lstat(p).st_uid == uid] or [None]
+        target = rnd.choice(mine)
+        size = rnd.choice([0, 1, 100, 4095, 4096, 4097, 20000, 65536,
+                           rnd.randrange(200000)])
+        fn = None
+        if op == "create":
+            p = newname(uid)
+
+            def fn(p=p, b=data(size)):
+                with open(p, "wb") as f:
+                    f.write(b)
+        elif op == "append" and target:
+            def fn(p=target, b=data(size)):
+                with open(p, "ab") as f:
+                    f.write(b)
+        elif op == "write" and target:
+            def fn(p=target, b=data(min(size, 8192)), o=rnd.randrange(65536)):
+                fd = os.open(p, os.O_WRONLY)
+                try:
+                    os.pwrite(fd, b, o)
+                finally:
+                    os.close(fd)
+        elif op == "truncate" and target:
+            def fn(p=target, n=rnd.choice([0, 1, 5000, size, size * 3])):
+                os.truncate(p, n)
+        elif op == "unlink" and target:
+            def fn(p=target):
+                os.unlink(p)
+        elif op == "rename" and target and len(mine) > 1:
+            def fn(p=target, q=rnd.choice(mine)):
+                os.rename(p, q)
+        elif op == "link" and target:
+            def fn(p=target, q=newname(uid)):
+                os.link(p, q)
+        elif op == "mkdir":
+            def fn(p=newname(uid)):
+                os.mkdir(p)
+        elif op == "rmdir":
+            ds = [p for p in entries("dir") if os.lstat(p).st_uid == uid
+                  and not os.path.basename(p).startswith("home")]
+            if ds:
+                def fn(p=rnd.choice(ds)):
+                    os.rmdir(p)
+        elif op == "symlink":
+            def fn(p=newname(uid), t="x" * rnd.randrange(1, 300)):
+                os.symlink(t, p)
+        elif op == "mknod":
+            def fn(p=newname(uid)):
+                os.mkfifo(p)
+        elif op == "tmpfile":
+            def fn(d=os.path.join(mnt, "home%d" % uid), b=data(size),
+                   keep=rnd.random() < 0.5, q=newname(uid)):
+                fd = os.open(d, os.O_TMPFILE | os.O_WRONLY, 0o600)
+                try:
+                    os.write(fd, b)
+                    if keep:
+                        linkat_follow("/proc/self/fd/%d" % fd, q)
+                finally:
+                    os.close(fd)
+        elif op == "xattr" and target:
+            def fn(p=target, n="user.k%d" % rnd.randrange(4),
+                   v=data(rnd.randrange(1, 2000))):
+                os.setxattr(p, n, v)
+        elif op == "rmxattr" and target:
+            def fn(p=target, n="user.k%d" % rnd.randrange(4)):
+                os.removexattr(p, n)
+        elif op == "chown" and files:
+            # as root: give a random file to a random owner and group
+            p = rnd.choice(files)
+            u2, _ = rnd.choice(owners)
+            _, g2 = rnd.choice(owners)
+            try:
+                os.chown(p, u2, g2)
+                r = 0
+            except OSError as e:
+                r = e.errno
+            stats[(op, r)] = stats.get((op, r), 0) + 1
+            continue
+        if fn is None:
+            continue
+        r = as_user(uid, gid, fn)
+        stats[(op, r)] = stats.get((op, r), 0) + 1
+    summary = {}
+    for (op, r), n in sorted(stats.items()):
+        key = op if r == 0 else "%s:%s" % (op, errno.errorcode.get(r, r))
+        summary[key] = n
+    print(json.dumps(summary, sort_keys=True))
+
+
+def churn(mnt, seed, seconds, owners):
+    """Write, append, truncate and delete files as the owners, syncing,
+    until a write fails with EROFS (an emulated power cut switched UBIFS to
+    read-only mode) or SECONDS pass. Prints "cut" or "no cut"."""
+    import time
+    rnd = random.Random(seed)
+    end = time.monotonic() + seconds
+    d = os.path.join(mnt, "churn")
+    os.makedirs(d, exist_ok=True)
+    os.chmod(d, 0o1777)
+    while time.monotonic() < end:
+        uid, gid = rnd.choice(owners)
+        p = os.path.join(d, "c%d-%d" % (uid, rnd.randrange(30)))
+        n = rnd.randrange(1, 40000)
+
+        def fn(p=p, n=n, what=rnd.randrange(4)):
+            if what == 0 and os.path.exists(p):
+                os.unlink(p)
+            elif what == 1 and os.path.exists(p):
+                os.truncate(p, n // 2)
+            else:
+                with open(p, "ab") as f:
+                    f.write(b"q" * n)
+            os.sync()
+        r = as_user(uid, gid, fn)
+        if r == errno.EROFS:
+            print("cut")
+            return
+    print("no cut")
+
+
+def main(a):
+    if not a:
+        raise SystemExit(__doc__)
+    try:
+        if a[0] == "q":
+            q_main(a[1:])
+        elif a[0] == "walk":
+            print(json.dumps(walk(a[1]), sort_keys=True))
+        elif a[0] == "check":
+            sys.exit(check(a[1]))
+        elif a[0] == "churn":
+            owners = [tuple(int(x) for x in o.split(":")) for o in a[4:]]
+            churn(a[1], int(a[2]), float(a[3]), owners)
+        elif a[0] == "workload":
+            owners = [tuple(int(x) for x in o.split(":")) for o in a[4:]]
+            workload(a[1], int(a[2]), int(a[3]), owners)
+        else:
+            raise SystemExit("unknown command " + a[0])
+    except QErr as e:
+        print(json.dumps({"error": e.name}))
+        sys.exit(2)
+
+
+main(sys.argv[1:])
+PYTHON
+}
+
+@test "stock: UBIFS mounted without quota options answers ENOSYS as before" {
+	fs_teardown
+	MNT=$(fs_ubifs plain)
+	local args
+	for args in "getinfo u" "getinfo g" "get u 0" "on u" "off u" "sync u"; do
+		# shellcheck disable=SC2086
+		set -- $args
+		run uq q "$1" "$MNT" "${@:2}"
+		echo "$args: $output"
+		[ "$status" -eq 2 ]
+		[[ $output == *'"ENOSYS"'* ]]
+	done
+	run grep -E "^ubi0:vol $MNT ubifs .*quota" /proc/mounts
+	[ "$status" -ne 0 ]
+	# and files work as usual
+	write_bytes "$MNT/f" 8192 qfdu1
+	[ "$(stat -c %s "$MNT/f")" -eq 8192 ]
+}
+
+@test "quota mount: both types on, project EINVAL, off/on switches enforcement only" {
+	quota_fs
+	grep -E "^ubi0:vol $MNT ubifs .*usrquota,grpquota" /proc/mounts
+	run uq q getinfo "$MNT" u
+	[ "$status" -eq 0 ]
+	[ "$(jfield "$output" bgrace)" -eq 604800 ]
+	run uq q getinfo "$MNT" g
+	[ "$status" -eq 0 ]
+	run uq q getinfo "$MNT" p
+	[ "$status" -eq 2 ]
+	[[ $output == *'"EINVAL"'* ]]
+	# enforcement is already on (the quota core says EEXIST, as XFS does)
+	run uq q on "$MNT" u
+	[[ $output == *'"EEXIST"'* ]]
+
+	uq q set "$MNT" u 2001 0 8192 0 0
+	uq q off "$MNT" u
+	run uq q off "$MNT" u
+	[[ $output == *'"EEXIST"'* ]]
+	# not enforced, still accounted
+	write_bytes "$MNT/f" 65536 qfdu1
+	run uq q get "$MNT" u 2001
+	[ "$(jfield "$output" space)" -eq 65536 ]
+	uq q on "$MNT" u
+	run as_user qfdu1 dd if=/dev/zero of="$MNT/g" bs=4096 count=1 status=none
+	[ "$status" -ne 0 ]
+	[[ $output == *"Disk quota exceeded"* ]]
+	check_usage
+}
+
+@test "EDQUOT at the space and inode hard limits of users and groups" {
+	quota_fs
+	uq q set "$MNT" u 2002 0 40960 0 5
+	run as_user qfdu2 dd if=/dev/zero of="$MNT/big" bs=4096 count=20 status=none
+	[ "$status" -ne 0 ]
+	[[ $output == *"Disk quota exceeded"* ]]
+	[ "$(stat -c %s "$MNT/big")" -eq 40960 ]
+	run uq q get "$MNT" u 2002
+	[ "$(jfield "$output" space)" -eq 40960 ]
+
+	# a sparse size increase is charged in full, as st_blocks shows it
+	run as_user qfdu2 truncate -s 1M "$MNT/big"
+	[ "$status" -ne 0 ]
+	[[ $output == *"Disk quota exceeded"* ]]
+	[ "$(stat -c %s "$MNT/big")" -eq 40960 ]
+
+	# inodes: "big" plus four more, then nothing of any kind
+	local i
+	for i in 1 2 3; do
+		as_user qfdu2 touch "$MNT/n$i"
+	done
+	as_user qfdu2 mkdir "$MNT/d"
+	run as_user qfdu2 touch "$MNT/n5"
+	[[ $output == *"Disk quota exceeded"* ]]
+	run as_user qfdu2 mkdir "$MNT/d2"
+	[[ $output == *"Disk quota exceeded"* ]]
+	run as_user qfdu2 ln -s x "$MNT/s"
+	[[ $output == *"Disk quota exceeded"* ]]
+	run as_user qfdu2 mkfifo "$MNT/p"
+	[[ $output == *"Disk quota exceeded"* ]]
+	run uq q get "$MNT" u 2002
+	[ "$(jfield "$output" files)" -eq 5 ]
+	# freeing makes room again
+	rm "$MNT/n1"
+	as_user qfdu2 touch "$MNT/n6"
+
+	# group limit: qfdu1's files are in group qfdu1 (2001)
+	uq q set "$MNT" g 2001 0 8192 0 0
+	run as_user qfdu1 dd if=/dev/zero of="$MNT/g1" bs=4096 count=4 status=none
+	[[ $output == *"Disk quota exceeded"* ]]
+	[ "$(stat -c %s "$MNT/g1")" -eq 8192 ]
+	check_usage
+}
+
+@test "grace starts at the soft limit, and when it runs out the soft limit is hard" {
+	quota_fs
+	uq q setinfo "$MNT" u 3 3
+	run uq q getinfo "$MNT" u
+	[ "$(jfield "$output" bgrace)" -eq 3 ]
+	uq q set "$MNT" u 2001 8192 1048576 2 100
+
+	write_bytes "$MNT/s1" 4096 qfdu1
+	run uq q get "$MNT" u 2001
+	[ "$(jfield "$output" btime)" -eq 0 ]
+	local now
+	now=$(date +%s)
+	write_bytes "$MNT/s2" 8192 qfdu1
+	run uq q get "$MNT" u 2001
+	echo "$output"
+	local btime itime
+	btime=$(jfield "$output" btime)
+	[ "$btime" -ge $((now + 3)) ] && [ "$btime" -le $((now + 5)) ]
+	[ "$(jfield "$output" itime)" -eq 0 ]
+	as_user qfdu1 touch "$MNT/s3"
+	run uq q get "$MNT" u 2001
+	itime=$(jfield "$output" itime)
+	[ "$itime" -ge $((now + 3)) ]
+
+	sleep 5
+	run as_user qfdu1 dd if=/dev/zero of="$MNT/s1" bs=4096 count=1 oflag=append conv=notrunc status=none
+	[[ $output == *"Disk quota exceeded"* ]]
+	run as_user qfdu1 touch "$MNT/s4"
+	[[ $output == *"Disk quota exceeded"* ]]
+
+	# back under the soft limits: grace times are cleared
+	rm "$MNT/s2" "$MNT/s3"
+	run uq q get "$MNT" u 2001
+	[ "$(jfield "$output" btime)" -eq 0 ]
+	[ "$(jfield "$output" itime)" -eq 0 ]
+	write_bytes "$MNT/s5" 4096 qfdu1
+	check_usage
+}
+
+@test "limits, grace periods and grace times persist across remount and UBI detach/attach" {
+	quota_fs
+	uq q setinfo "$MNT" u 3600 7200
+	uq q setinfo "$MNT" g 60 120
+	uq q set "$MNT" u 2001 16384 32768 3 10
+	uq q set "$MNT" u 2004 1048576 2097152 100 200
+	uq q set "$MNT" g 3001 100000 200000 7 8
+	write_bytes "$MNT/a" 20480 qfdu1
+	local u1 u4 g1 iu ig
+	u1=$(uq q get "$MNT" u 2001)
+	u4=$(uq q get "$MNT" u 2004)
+	g1=$(uq q get "$MNT" g 3001)
+	iu=$(uq q getinfo "$MNT" u)
+	ig=$(uq q getinfo "$MNT" g)
+	echo "$u1"
+	[ "$(jfield "$u1" btime)" -gt 0 ]
+
+	fs_remount uq
+	[ "$(uq q get "$MNT" u 2001)" = "$u1" ]
+	[ "$(uq q get "$MNT" u 2004)" = "$u4" ]
+	[ "$(uq q get "$MNT" g 3001)" = "$g1" ]
+	[ "$(uq q getinfo "$MNT" u)" = "$iu" ]
+	[ "$(uq q getinfo "$MNT" g)" = "$ig" ]
+
+	fs_ubifs_detach uq
+	fs_ubifs_attach uq
+	[ "$(uq q get "$MNT" u 2001)" = "$u1" ]
+	[ "$(uq q get "$MNT" u 2004)" = "$u4" ]
+	[ "$(uq q get "$MNT" g 3001)" = "$g1" ]
+	[ "$(uq q getinfo "$MNT" u)" = "$iu" ]
+	[ "$(uq q getinfo "$MNT" g)" = "$ig" ]
+
+	# Q_GETNEXTQUOTA lists every id that has limits or usage
+	run uq q list "$MNT" u
+	echo "$output"
+	[[ $output == *'"2001"'* && $output == *'"2004"'* && $output == *'"0"'* ]]
+	check_usage
+}
+
+@test "chown, chgrp, xattrs, links, rename over and open unlinked files" {
+	quota_fs
+	write_bytes "$MNT/c" 40960 qfdu1
+	chown 2002:3002 "$MNT/c"
+	run uq q get "$MNT" u 2001
+	[ "$(jfield "$output" space)" -eq 0 ]
+	[ "$(jfield "$output" files)" -eq 0 ]
+	run uq q get "$MNT" u 2002
+	[ "$(jfield "$output" space)" -eq 40960 ]
+	run uq q get "$MNT" g 3002
+	[ "$(jfield "$output" space)" -eq 40960 ]
+	chgrp 3001 "$MNT/c"
+	run uq q get "$MNT" g 3002
+	[ "$(jfield "$output" space)" -eq 0 ]
+	check_usage
+
+	# an extended attribute makes an empty file take a block
+	as_user qfdu3 touch "$MNT/x"
+	as_user qfdu3 python3 -c 'import os,sys; os.setxattr(sys.argv[1], "user.a", b"v" * 3000)' "$MNT/x"
+	[ "$(stat -c %b "$MNT/x")" -eq 8 ]
+	run uq q get "$MNT" u 2003
+	[ "$(jfield "$output" space)" -eq 4096 ]
+	as_user qfdu3 python3 -c 'import os,sys; os.removexattr(sys.argv[1], "user.a")' "$MNT/x"
+	run uq q get "$MNT" u 2003
+	[ "$(jfield "$output" space)" -eq 0 ]
+	rm "$MNT/x"
+
+	# hard links count one inode; rename over frees the replaced file
+	write_bytes "$MNT/l1" 8192 qfdu3
+	as_user qfdu3 ln "$MNT/l1" "$MNT/l2"
+	write_bytes "$MNT/r" 4096 qfdu3
+	run uq q get "$MNT" u 2003
+	[ "$(jfield "$output" files)" -eq 2 ]
+	[ "$(jfield "$output" space)" -eq 12288 ]
+	as_user qfdu3 mv "$MNT/r" "$MNT/l2"
+	run uq q get "$MNT" u 2003
+	[ "$(jfield "$output" files)" -eq 2 ]
+	[ "$(jfield "$output" space)" -eq 12288 ]
+	as_user qfdu3 mv "$MNT/l2" "$MNT/l1"
+	run uq q get "$MNT" u 2003
+	[ "$(jfield "$output" files)" -eq 1 ]
+	[ "$(jfield "$output" space)" -eq 4096 ]
+
+	# an unlinked file keeps its charge until it is closed
+	local fd
+	write_bytes "$MNT/o" 16384 qfdu3
+	exec {fd}<"$MNT/o"
+	rm "$MNT/o"
+	run uq q get "$MNT" u 2003
+	[ "$(jfield "$output" space)" -eq 20480 ]
+	exec {fd}<&-
+	run uq q get "$MNT" u 2003
+	[ "$(jfield "$output" space)" -eq 4096 ]
+	check_usage
+}
+
+@test "randomised workload: usage equals the walk, after remount, detach/attach and ro/rw" {
+	quota_fs
+	seed
+	# tight limits for two ids, so that EDQUOT paths are taken too
+	uq q set "$MNT" u 2003 0 400000 0 60
+	uq q set "$MNT" g 3003 0 300000 0 50
+	run uq workload "$MNT" "$SEED" "${QFD_UBIFS_OPS:-250}" "${OWNERS[@]}"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	check_usage
+	fs_remount uq
+	check_usage
+	fs_ubifs_detach uq
+	fs_ubifs_attach uq
+	check_usage
+	fs_remount_ro uq
+	fs_remount_rw uq
+	run uq workload "$MNT" "$((SEED + 1))" 80 "${OWNERS[@]}"
+	echo "$output"
+	check_usage
+	fs_ubifs_detach uq
+	fs_ubifs_attach uq
+	check_usage
+}
+
+@test "emulated power cut: usage exact and limits kept after recovery" {
+	quota_fs
+	seed
+	local dbg=/sys/kernel/debug/ubifs
+	[[ -d $dbg ]] || mount -t debugfs none /sys/kernel/debug || true
+	[[ -e $dbg/ubi0_0/tst_recovery ]] || skip "no UBIFS power-cut emulation (debugfs) in this kernel"
+	uq q set "$MNT" u 2001 0 10000000 0 1000
+	uq q set "$MNT" g 3003 5000000 6000000 500 600
+	local u1 g3
+	u1=$(uq q get "$MNT" u 2001)
+	g3=$(uq q get "$MNT" g 3003)
+	run uq workload "$MNT" "$SEED" 120 "${OWNERS[@]}"
+	echo "$output"
+	echo 1 >"$dbg/ubi0_0/tst_recovery"
+	run uq churn "$MNT" "$SEED" "${QFD_UBIFS_CUT_SECS:-300}" "${OWNERS[@]}"
+	echo "$output"
+	[[ $output == cut ]] || skip "no power cut was emulated in time"
+	fs_umount uq || true
+	fs_mount uq
+	dmesg | grep -E 'UBIFS.*(recovery|power cut)' | tail -n 5
+	check_usage
+	run uq q get "$MNT" u 2001
+	[ "$(jfield "$output" bhard)" -eq "$(jfield "$u1" bhard)" ]
+	run uq q get "$MNT" g 3003
+	[ "$(jfield "$output" bsoft)" -eq "$(jfield "$g3" bsoft)" ]
+	[ "$(jfield "$output" ihard)" -eq "$(jfield "$g3" ihard)" ]
+	# and it keeps working
+	run uq workload "$MNT" "$((SEED + 2))" 40 "${OWNERS[@]}"
+	check_usage
+}
