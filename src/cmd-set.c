@@ -209,6 +209,8 @@ static int parse_opts(struct setcmd *s, int argc, char **argv)
 		case OPT_GRACE_SPACE:
 		case OPT_GRACE_FILES:
 		case OPT_GRACE_TIME:
+			if (c == OPT_GRACE_TIME && s->timer_mode == TIMER_RESET)
+				QFD_USAGE_ERR("set", "--reset-grace and --grace-time exclude each other");
 			i = c == OPT_GRACE_FILES;
 			dur = c == OPT_GRACE_TIME ? &s->timer_len : &s->grace[i];
 			rc = qfd_parse_duration(optarg, dur);

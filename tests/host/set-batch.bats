@@ -1,0 +1,162 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# 'qfd set' input checking on the host, with no VM: batch files, option
+# combinations, durations.  Everything here is refused before the first
+# quota call, which is the point: a bad batch line must cost nothing.  A
+# good batch gets as far as the host kernel, which has no quotas on / and
+# answers ESRCH or ENOSYS: exit 1, not 2.
+#
+# Run: QFD=/path/to/src/qfd bats tests/host/set-batch.bats
+
+setup() {
+	: "${QFD:?QFD must name the qfd binary}"
+	B=$BATS_TEST_TMPDIR
+}
+
+# three good lines around a bad one on line 4
+batch_with() {
+	printf '%s\n' "# header comment" "root 1M 2M 10 20" "" "$1" \
+		"daemon 1M 2M - -" >"$B/users.txt"
+}
+
+@test "batch: a bad size names FILE:LINE and exits 2 before any quota call" {
+	batch_with "bin 10M 2X - -"
+	run "$QFD" --debug set --batch "$B/users.txt" /
+	[ "$status" -eq 2 ]
+	[[ $output == *"qfd: $B/users.txt:4: space hard limit '2X': not a size"* ]]
+	[[ $output == *"1 bad line: nothing was changed"* ]]
+	# --debug traces every quota call: there was none
+	[[ $output != *"quotactl"* ]]
+}
+
+@test "batch: an unknown user names FILE:LINE and exits 2" {
+	batch_with "bob 1M 2M - -"
+	run "$QFD" set --batch "$B/users.txt" /
+	[ "$status" -eq 2 ]
+	[[ $output == *"qfd: $B/users.txt:4: unknown user 'bob'"* ]]
+}
+
+@test "batch: a wrong field count names FILE:LINE and exits 2" {
+	batch_with "bin 1M 2M"
+	run "$QFD" set --batch "$B/users.txt" /
+	[ "$status" -eq 2 ]
+	[[ $output == *"$B/users.txt:4: 3 fields, expected 5: WHO BSOFT BHARD ISOFT IHARD"* ]]
+	batch_with "bin 1M 2M 3 4 5"
+	run "$QFD" set --batch "$B/users.txt" /
+	[ "$status" -eq 2 ]
+	[[ $output == *"users.txt:4: 6 fields, expected 5"* ]]
+}
+
+@test "batch: bad counts, a soft limit over the hard one on one line, an id twice" {
+	batch_with "bin - - 1.5 10"
+	run "$QFD" set --batch "$B/users.txt" /
+	[ "$status" -eq 2 ]
+	[[ $output == *"users.txt:4: files soft limit '1.5': not a count"* ]]
+	batch_with "bin 3M 2M - -"
+	run "$QFD" set --batch "$B/users.txt" /
+	[ "$status" -eq 2 ]
+	[[ $output == *"users.txt:4: space soft limit '3M' exceeds the space hard limit '2M'"* ]]
+	batch_with "#0 - - 1 2"
+	run "$QFD" set --batch "$B/users.txt" /
+	[ "$status" -eq 2 ]
+	[[ $output == *"users.txt:4: user '#0' (0) is also on line 2"* ]]
+}
+
+@test "batch: every bad line is reported, the first ten of them in full" {
+	for i in $(seq 25); do echo "nouser$i 1M 2M - -"; done >"$B/many.txt"
+	run "$QFD" set --batch "$B/many.txt" /
+	[ "$status" -eq 2 ]
+	[[ $output == *"many.txt:10: unknown user 'nouser10'"* ]]
+	[[ $output != *"many.txt:11:"* ]]
+	[[ $output == *"15 more bad lines not shown"* ]]
+	[[ $output == *"25 bad lines: nothing was changed"* ]]
+}
+
+@test "batch from stdin is named 'stdin'; comments, blanks and #ID lines parse" {
+	run "$QFD" set --batch - / <<<"bob 1M 2M - -"
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: stdin:1: unknown user 'bob'" ]
+	# a good batch passes every check and reaches the kernel: exit 1, not 2
+	run "$QFD" set --batch - / <<-EOF
+	# comment
+	  # indented comment
+
+	#0   1M 2M 10 20   # trailing comment
+	daemon - - - -
+	EOF
+	[ "$status" -eq 1 ]
+	[[ $output == "qfd: /: "* ]]
+}
+
+@test "batch: a missing file is named, exit 2" {
+	run "$QFD" set --batch "$B/nonexistent" /
+	[ "$status" -eq 2 ]
+	[[ $output == *"$B/nonexistent: No such file or directory"* ]]
+}
+
+@test "100,000 batch lines are checked in one quick pass" {
+	seq 100000 199999 | awk '{ print "#" $1, "10M", "20M", "1k", "2k" }' >"$B/big.txt"
+	echo "#100 1M 1X - -" >>"$B/big.txt"
+	start=$SECONDS
+	run "$QFD" set --batch "$B/big.txt" /
+	[ "$status" -eq 2 ]
+	[[ $output == *"big.txt:100001: space hard limit '1X'"* ]]
+	((SECONDS - start < 10))
+}
+
+@test "option combinations that make no sense are usage errors (exit 2)" {
+	echo "root 1M 2M - -" >"$B/ok.txt"
+	run "$QFD" set --batch "$B/ok.txt" / root
+	[ "$status" -eq 2 ]
+	[[ $output == *"--batch takes ids and limits from its file"* ]]
+	run "$QFD" set --batch "$B/ok.txt" --bhard 1M /
+	[ "$status" -eq 2 ]
+	run "$QFD" set --batch "$B/ok.txt" --like root /
+	[ "$status" -eq 2 ]
+	run "$QFD" set / root
+	[ "$status" -eq 2 ]
+	[[ $output == *"nothing to set"* ]]
+	run "$QFD" set --bhard 1M /
+	[ "$status" -eq 2 ]
+	[[ $output == *"name who to set limits for"* ]]
+	run "$QFD" set --grace-space 1d / root
+	[ "$status" -eq 2 ]
+	run "$QFD" set --reset-grace --grace-time 1h / daemon
+	[ "$status" -eq 2 ]
+	[[ $output == *"exclude each other"* ]]
+	run "$QFD" set -u -g --bhard 1M / root
+	[ "$status" -eq 2 ]
+	[[ $output == *"Try 'qfd set --help'"* ]]
+}
+
+@test "durations: bad ones exit 2; good ones reach the kernel" {
+	for d in 1x 1d2 '' h 1.5h; do
+		run "$QFD" set --grace-space "$d" /
+		[ "$status" -eq 2 ] || { echo "'$d': $status"; false; }
+		[[ $output == *"not a duration"* ]]
+	done
+	for d in 90s 15m 12h 7d 2w 1d12h 3600; do
+		run "$QFD" set --grace-space "$d" --grace-files "$d" /
+		[ "$status" -eq 1 ] || { echo "'$d': $status $output"; false; }
+	done
+}
+
+@test "a per-id grace time for id 0 is refused: the kernel would take it as everyone's" {
+	run "$QFD" set --grace-time 1h / root
+	[ "$status" -eq 2 ]
+	[[ $output == *"user root (0): the kernel takes a grace time for id 0"* ]]
+	run "$QFD" set -g --reset-grace / '#0'
+	[ "$status" -eq 2 ]
+}
+
+@test "--like an unknown id exits 2; set --help documents the new options" {
+	run "$QFD" set --like nosuchuser / root
+	[ "$status" -eq 2 ]
+	[[ $output == *"--like: unknown user 'nosuchuser'"* ]]
+	run "$QFD" set --help
+	[ "$status" -eq 0 ]
+	for o in --batch --like --grace-space --grace-files --reset-grace --grace-time --exit-changed --dry-run; do
+		[[ $output == *"$o"* ]] || { echo "missing $o"; false; }
+	done
+}
