@@ -25,13 +25,18 @@ load ../lib/fs
 OWNERS=(2001:2001 2002:3001 2003:2003 2004:3003)
 MOUNT_OPTS=usrquota,grpquota
 
+# The system's Python: a python3 earlier in root's PATH (pyenv, a venv) may
+# not be reachable by the test users.
+PYTHON=/usr/bin/python3
+[[ -x $PYTHON ]] || PYTHON=python3
+
 uq() {
-	python3 "$BATS_FILE_TMPDIR/ubifsq.py" "$@"
+	"$PYTHON" "$BATS_FILE_TMPDIR/ubifsq.py" "$@"
 }
 
 # jfield JSON KEY: one number from the helper's JSON output
 jfield() {
-	python3 -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"
+	"$PYTHON" -c 'import json,sys; print(json.loads(sys.argv[1])[sys.argv[2]])' "$1" "$2"
 }
 
 quota_fs() {
@@ -648,11 +653,11 @@ PYTHON
 
 	# an extended attribute makes an empty file take a block
 	as_user qfdu3 touch "$MNT/x"
-	as_user qfdu3 python3 -c 'import os,sys; os.setxattr(sys.argv[1], "user.a", b"v" * 3000)' "$MNT/x"
+	as_user qfdu3 "$PYTHON" -c 'import os,sys; os.setxattr(sys.argv[1], "user.a", b"v" * 3000)' "$MNT/x"
 	[ "$(stat -c %b "$MNT/x")" -eq 8 ]
 	run uq q get "$MNT" u 2003
 	[ "$(jfield "$output" space)" -eq 4096 ]
-	as_user qfdu3 python3 -c 'import os,sys; os.removexattr(sys.argv[1], "user.a")' "$MNT/x"
+	as_user qfdu3 "$PYTHON" -c 'import os,sys; os.removexattr(sys.argv[1], "user.a")' "$MNT/x"
 	run uq q get "$MNT" u 2003
 	[ "$(jfield "$output" space)" -eq 0 ]
 	rm "$MNT/x"
@@ -692,7 +697,7 @@ PYTHON
 	# tight limits for two ids, so that EDQUOT paths are taken too
 	uq q set "$MNT" u 2003 0 400000 0 60
 	uq q set "$MNT" g 3003 0 300000 0 50
-	run uq workload "$MNT" "$SEED" "${QFD_UBIFS_OPS:-250}" "${OWNERS[@]}"
+	run uq workload "$MNT" "$SEED" "${QFD_UBIFS_OPS:-150}" "${OWNERS[@]}"
 	echo "$output"
 	[ "$status" -eq 0 ]
 	check_usage
@@ -722,10 +727,10 @@ PYTHON
 	local u1 g3
 	u1=$(uq q get "$MNT" u 2001)
 	g3=$(uq q get "$MNT" g 3003)
-	run uq workload "$MNT" "$SEED" 120 "${OWNERS[@]}"
+	run uq workload "$MNT" "$SEED" 60 "${OWNERS[@]}"
 	echo "$output"
 	echo 1 >"$dbg/ubi0_0/tst_recovery"
-	run uq churn "$MNT" "$SEED" "${QFD_UBIFS_CUT_SECS:-300}" "${OWNERS[@]}"
+	run uq churn "$MNT" "$SEED" "${QFD_UBIFS_CUT_SECS:-150}" "${OWNERS[@]}"
 	echo "$output"
 	[[ $output == cut ]] || skip "no power cut was emulated in time"
 	fs_umount uq || true
