@@ -72,6 +72,7 @@ struct setcmd {
 	struct qfd_fs fs;
 	struct qfd_setlist list;
 	struct qfd_state st;		/* grace periods before any change */
+	uint64_t unit;			/* the filesystem keeps space limits in */
 	time_t now;
 	size_t nchanged;
 };
@@ -397,6 +398,11 @@ static int plan_one(struct setcmd *s, struct qfd_setreq *r)
 	for (i = 0; i < QFD_NLIMITS; i++) {
 		bool asked = r->asked & (1u << i);
 
+		/* as the filesystem will keep it, so that a re-run is unchanged */
+		if (asked && i <= QFD_LIM_SPACE_HARD && r->lim[i] % s->unit &&
+		    r->lim[i] <= UINT64_MAX - s->unit)
+			r->lim[i] += s->unit - r->lim[i] % s->unit;
+
 		final[i] = asked ? r->lim[i] : r->old[i];
 		if (asked && r->lim[i] != r->old[i])
 			r->mask |= 1u << i;
@@ -516,6 +522,7 @@ static int run(struct setcmd *s, int argc, char **argv)
 	if (qfd_fs_open(argv[optind], &s->fs))
 		return QFD_EXIT_USAGE;
 	s->now = time(NULL);
+	s->unit = qf_limit_unit(&s->fs);
 
 	/* read everything first: a failure here has written nothing */
 	if (grace || s->timer_mode == TIMER_RESET) {

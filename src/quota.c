@@ -17,6 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statfs.h>
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/dqblk_xfs.h>
@@ -247,6 +248,22 @@ int qf_set(struct qfd_fs *fs, int type, uint32_t id, unsigned int mask,
 		set_xtimer(&d, val->files_timer, &d.d_itimer, &d.d_itimer_hi);
 	}
 	return qctl(fs, Q_XSETQLIM, type, id, &d);
+}
+
+/*
+ * (qfd set) The quota formats keep space limits in KiB; XFS keeps them in
+ * filesystem blocks and rounds up what it is given (XFS_B_TO_FSB).  A
+ * wanted limit compared with the current one must be rounded the same
+ * way, or every run would "change" a 1537K limit that XFS keeps as 1540K.
+ */
+uint64_t qf_limit_unit(const struct qfd_fs *fs)
+{
+	struct statfs sfs;
+
+	if (fs->fstype && !strcmp(fs->fstype, "xfs") && !fstatfs(fs->fd, &sfs) &&
+	    sfs.f_bsize > (long)QFD_LIMIT_UNIT)
+		return (uint64_t)sfs.f_bsize;
+	return QFD_LIMIT_UNIT;
 }
 
 int qf_state(struct qfd_fs *fs, int type, struct qfd_state *st)

@@ -47,6 +47,9 @@ static inline uint64_t qf_round_limit(uint64_t bytes)
 	return (bytes + QFD_LIMIT_UNIT - 1) / QFD_LIMIT_UNIT * QFD_LIMIT_UNIT;
 }
 
+/* The unit fs keeps space limits in (a multiple of QFD_LIMIT_UNIT). */
+uint64_t qf_limit_unit(const struct qfd_fs *fs);
+
 int qf_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq);
 /* The first id >= id that has an entry; -ENOENT past the last one. */
 int qf_next(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq);
