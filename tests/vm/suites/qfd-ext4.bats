@@ -11,6 +11,7 @@ load ../lib/qfd
 
 setup_file() { qfd_setup_fs; }
 teardown_file() { qfd_teardown_fs; }
+setup() { qfd_setup_test; }
 teardown() { qfd_restore; }
 
 @test "ext4: usage of files written as a user, to the byte" { t_usage_exact; }
