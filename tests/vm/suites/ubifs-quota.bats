@@ -494,6 +494,8 @@ PYTHON
 	run uq q getinfo "$MNT" p
 	[ "$status" -eq 2 ]
 	[[ $output == *'"EINVAL"'* ]]
+	uq q sync "$MNT" u
+	uq q sync "$MNT" g
 	# enforcement is already on (the quota core says EEXIST, as XFS does)
 	run uq q on "$MNT" u
 	[[ $output == *'"EEXIST"'* ]]
@@ -745,4 +747,57 @@ PYTHON
 	# and it keeps working
 	run uq workload "$MNT" "$((SEED + 2))" 40 "${OWNERS[@]}"
 	check_usage
+}
+
+# stock_ko: a ubifs.ko for the running kernel without quota support (the
+# unpatched module, from the VM runner's cache), or fail.
+stock_ko() {
+	local f
+	while read -r f; do
+		[[ $(modinfo -F vermagic "$f" 2>/dev/null) == "$(uname -r) "* ]] || continue
+		grep -q usrquota "$f" && continue
+		echo "$f"
+		return 0
+	done < <(find "${QFD_CACHE:-/var/cache/qfd}" -name ubifs.ko 2>/dev/null)
+	return 1
+}
+
+@test "compat: the stock module mounts a UBIFS that used quota, and usage is rebuilt after" {
+	local stock
+	stock=$(stock_ko) || skip "no stock ubifs.ko for $(uname -r) in ${QFD_CACHE:-/var/cache/qfd}"
+	quota_fs
+	seed
+	uq q set "$MNT" u 2002 1000000 2000000 100 200
+	uq q setinfo "$MNT" g 1234 4321
+	run uq workload "$MNT" "$SEED" 60 "${OWNERS[@]}"
+	check_usage
+	local u2 ig
+	u2=$(uq q get "$MNT" u 2002)
+	ig=$(uq q getinfo "$MNT" g)
+	fs_umount uq
+
+	# The same flash under the unpatched module: mounts, works, no quota
+	rmmod ubifs
+	insmod "$stock"
+	run fs_mount uq defaults
+	local rc=$status
+	if ((rc == 0)); then
+		run uq q getinfo "$MNT" u
+		[[ $output == *'"ENOSYS"'* ]] || rc=1
+		run uq workload "$MNT" "$((SEED + 1))" 60 "${OWNERS[@]}"
+		echo "$output"
+		[ "$status" -eq 0 ] || rc=1
+		fs_umount uq || rc=1
+	fi
+	rmmod ubifs
+	modprobe ubifs
+	[ "$rc" -eq 0 ]
+
+	# Back under the patched module: limits kept, usage exact again
+	fs_mount uq "$MOUNT_OPTS"
+	check_usage
+	run uq q get "$MNT" u 2002
+	[ "$(jfield "$output" bhard)" -eq "$(jfield "$u2" bhard)" ]
+	[ "$(jfield "$output" ihard)" -eq "$(jfield "$u2" ihard)" ]
+	[ "$(uq q getinfo "$MNT" g)" = "$ig" ]
 }
