@@ -180,11 +180,17 @@ assert_usage_error() {
 # assert_line_ws TEXT: some line of $output equals TEXT once runs of blanks
 # are squeezed to one space and leading/trailing blanks dropped (the human
 # table's alignment is libsmartcols's business, its cells are qfd's).
+_squeeze() {
+	local -a w
+	read -ra w <<<"$1"
+	_sq="${w[*]}"
+}
+
 assert_line_ws() {
-	local l n
+	local l _sq
 	for l in "${lines[@]}"; do
-		n=$(tr -s ' \t' '  ' <<<"$l" | sed 's/^ //; s/ $//')
-		[[ $n == "$1" ]] && return 0
+		_squeeze "$l"
+		[[ $_sq == "$1" ]] && return 0
 	done
 	_fail "expected a line (blanks squeezed):" "  $1" "got:" "$output"
 }
@@ -192,10 +198,10 @@ assert_line_ws() {
 # assert_line_ws_re REGEX: like assert_line_ws, the squeezed line matching
 # REGEX (anchored at both ends).
 assert_line_ws_re() {
-	local l n
+	local l _sq
 	for l in "${lines[@]}"; do
-		n=$(tr -s ' \t' '  ' <<<"$l" | sed 's/^ //; s/ $//')
-		[[ $n =~ ^$1$ ]] && return 0
+		_squeeze "$l"
+		[[ $_sq =~ ^$1$ ]] && return 0
 	done
 	_fail "expected a line (blanks squeezed) matching:" "  ^$1\$" "got:" "$output"
 }
@@ -509,8 +515,11 @@ t_report_over_exit() {
 
 # qfd_enforcing MNT: "TYPE=yes|no ..." for every type, from the table of
 # 'qfd state' (raw, no headings).
+# Types the filesystem does not account (UBIFS: project), if state lists
+# them at all, are left out.
 qfd_enforcing() {
-	"$QFD" state -n -r -o TYPE,ENFORCING "$1" | tr ' ' '=' | paste -sd ' '
+	"$QFD" state -n -r -o TYPE,ACCOUNTING,ENFORCING "$1" |
+		awk '$2 == "yes" { print $1 "=" $3 }' | paste -sd ' '
 }
 
 t_off_on() {
@@ -584,7 +593,9 @@ t_state() {
 	local t
 	run --separate-stderr qfd state -J "$MNT"
 	assert_status 0
-	assert_eq "$(jq -r '[.filesystems[].type] | join(" ")' <<<"$output")" "$(qfd_types)"
+	assert_eq "$(jq -r '[.filesystems[] | select(.accounting) | .type] | join(" ")' <<<"$output")" "$(qfd_types)"
+	# a type not accounted, if listed, is not enforced either
+	assert_eq "$(jq -r '[.filesystems[] | select(.accounting | not) | select(.enforcing)] | length' <<<"$output")" 0
 	for t in $(qfd_types); do
 		assert_eq "$(jq -r --arg t "$t" '.filesystems[] | select(.type == $t)
 			| [.target, .fstype, .accounting, .enforcing, .format, ."space-grace", ."files-grace"]
@@ -950,21 +961,27 @@ t_no_device_node() {
 	write_as $u "$MNT/u5119" $((1024 * 1024))
 	qfd set -q "$MNT" $u --bhard 3M
 	want=$(qfd report -u -J "$MNT" | jq -c '[.quotas[] | select(.id == 5119)]')
+	local t0; t0=$(date +%s.%N)
 	# A new mount namespace with an empty /dev, as in a container: the
 	# loop device node is gone, the filesystem is still there.
 	run --separate-stderr unshare -m -- bash -c '
 		mount -t tmpfs none /dev || exit 99
 		[ ! -e "$DEV" ] || exit 98
+		echo "TIME0 $(date +%s.%N)" >&2
 		echo "== qfd"
 		"$QFD" report -u -J "$MNT"; echo "qfd=$?"
+		echo "TIME1 $(date +%s.%N)" >&2
 		echo "== peer"
 		case $QFD_FS in
 		ext4) repquota -u "$MNT" 2>&1; echo "peer=$?" ;;
 		xfs) xfs_quota -x -c "report -u -b -N -n" "$MNT" 2>&1; echo "peer=$?" ;;
 		esac
+		echo "TIME2 $(date +%s.%N)" >&2
 		"$QFD" set -q "$MNT" 5119 --bhard 4M; echo "set=$?"
 		"$QFD" get -J "$MNT" 5119 | jq -r ".quotas[0].\"space-hard\""
+		echo "TIME3 $(date +%s.%N)" >&2
 	'
+	printf '# %s\n' "start $t0" "${stderr_lines[@]}" "end $(date +%s.%N)" >&3
 	assert_status 0
 	local qout peer
 	qout=$(sed -n '/^== qfd$/,/^qfd=/p' <<<"$output" | sed '1d;$d')

@@ -31,6 +31,7 @@ setup() { qfd_setup_test; }
 
 # use FS: point the shared helpers (peer_limits, qfd_fs_*) at one of the two.
 use() {
+	export QFD_FS FSTYPE MNT DEV FSNAME
 	QFD_FS=$1 FSTYPE=$1
 	case $1 in
 	ext4) MNT=$E DEV=$ED FSNAME=fb-ext4 ;;
