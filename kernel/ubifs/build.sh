@@ -66,6 +66,19 @@ while (($#)); do
 	esac
 done
 
+# Tools, and the Debian packages that bring them
+need=(apt-get:apt dpkg:dpkg git:git xz:xz-utils flock:util-linux)
+if ((check_only)); then
+	need+=(perl:perl)
+else
+	need+=(make:make gcc-12:gcc-12 strip:binutils)
+fi
+missing=()
+for t in "${need[@]}"; do
+	command -v "${t%%:*}" >/dev/null || missing+=("${t#*:}")
+done
+((${#missing[@]} == 0)) || die "missing tools; install: apt-get install ${missing[*]}"
+
 shopt -s nullglob
 series=("$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch)
 shopt -u nullglob

@@ -496,6 +496,13 @@ PYTHON
 	[[ $output == *'"EINVAL"'* ]]
 	uq q sync "$MNT" u
 	uq q sync "$MNT" g
+	# read-only: quota is unloaded (ESRCH), and loaded again read-write
+	fs_remount_ro uq
+	run uq q getinfo "$MNT" u
+	[[ $output == *'"ESRCH"'* ]]
+	fs_remount_rw uq
+	run uq q getinfo "$MNT" u
+	[ "$status" -eq 0 ]
 	# enforcement is already on (the quota core says EEXIST, as XFS does)
 	run uq q on "$MNT" u
 	[[ $output == *'"EEXIST"'* ]]
