@@ -104,6 +104,10 @@ int cmd_get(int argc, char **argv)
 		QFD_USAGE_ERR("get", "name a path on the filesystem");
 	if (!types)
 		types = QFD_TYPE_BIT(QFD_USR);
+	/* a person reading users and groups together must tell them apart */
+	if ((types & (types - 1)) && !oo.columns && oo.format == QFD_FMT_TABLE)
+		oo.columns = "TYPE,NAME,ID,STATUS,SPACE,SPACE-SOFT,SPACE-HARD,"
+			     "SPACE-GRACE,FILES,FILES-SOFT,FILES-HARD,FILES-GRACE";
 
 	/* every WHO is resolved before the first quota call */
 	for (t = 0; t < QFD_NTYPES; t++) {
