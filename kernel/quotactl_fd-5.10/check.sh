@@ -47,7 +47,7 @@ REFRESH_DAYS=7
 
 # Debian packages the check needs on a fresh Debian 12 machine.
 DEB_PKGS="build-essential bc bison flex libssl-dev libelf-dev perl patch
-	xz-utils binutils cpio apt debian-archive-keyring"
+	xz-utils binutils apt debian-archive-keyring"
 
 usage() { sed -n '/^# Usage:/,/^# Output:/p' "$0" | sed 's/^# \{0,1\}//'; }
 
