@@ -71,14 +71,16 @@ for p in "$HERE"/[0-9][0-9][0-9][0-9]-*.patch; do
 	[ -f "$p" ] && PATCHES+=("$p")
 done
 
-WORK=$CACHE/work/quotactl_fd-5.10
-LOGS=$CACHE/logs/quotactl_fd-5.10
+# Everything of this check lives under one directory of the cache.
+BASE=$CACHE/quotactl_fd-5.10
+WORK=$BASE/work
+LOGS=$BASE/logs
 SRC=$WORK/linux-source-5.10
 OUT=$WORK/out-defconfig
 OUT_NOBLK=$WORK/out-noblock
-APTDIR=$CACHE/apt-bullseye
-DEBS=$CACHE/debs
-TARBALLS=$CACHE/src
+APTDIR=$BASE/apt-bullseye
+DEBS=$BASE/debs
+TARBALLS=$BASE/src
 
 T0=$(date +%s)
 N=0
@@ -605,7 +607,7 @@ step_other_arches() {
 
 # ---------------------------------------------------------------- main
 
-mkdir -p "$LOGS" "$CACHE/work" || { echo "cannot create $CACHE" >&2; exit 1; }
+mkdir -p "$LOGS" "$BASE" || { echo "cannot create $BASE" >&2; exit 1; }
 rm -f "$LOGS"/*.log
 note "quotactl_fd series for Linux 5.10: $HERE"
 note "cache: $CACHE"
