@@ -136,7 +136,8 @@ quick_skip() {
 
 finish() {
 	if [ $KEEP -eq 0 ]; then
-		local t=$(date +%s)
+		local t
+		t=$(date +%s)
 		rm -rf "$WORK"
 		note "removed the work tree in $(($(date +%s) - t))s"
 	else
@@ -289,7 +290,7 @@ step_unpack() {
 	rm -rf "$WORK" && mkdir -p "$WORK" || return 1
 	local -
 	set -f	# the patterns are for tar, not for the shell
-	# shellcheck disable=SC2086
+	# shellcheck disable=SC2086,SC2046
 	tar -xJf "$tarball" -C "$WORK" --wildcards $TAR_EXCLUDE \
 		$(printf 'linux-source-5.10/%s ' $TAR_INCLUDE) || return 1
 	[ -f "$SRC/Makefile" ] || return 1
@@ -382,7 +383,7 @@ check_slot() {
 	off=$(printf '%016x' $((0x$base + nr * 8)))
 	got=$(objdump -r -j .rodata "$obj" |
 		awk -v o="$off" '($1 "") == (o "") { print $3 }')
-	echo "$(basename "$obj") $table[$nr] -> ${got:-nothing}"
+	echo "$(basename "$obj") ${table}[$nr] -> ${got:-nothing}"
 	[ "$got" = "$want" ]
 }
 
