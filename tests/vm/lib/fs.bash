@@ -300,8 +300,9 @@ fs_dev() {
 }
 
 # fs_teardown: unmount every filesystem under $QFD_SCRATCH, detach their
-# loop devices and UBI, unload nandsim and remove the images.  Safe to call
-# when nothing is there.  (Not called "teardown": that name is bats's
+# loop devices and UBI, unload nandsim, and empty $QFD_SCRATCH (images,
+# mount points, and whatever else a suite left there).  Safe to call when
+# nothing is there.  (Not called "teardown": that name is bats's
 # per-test hook.)  Use it from teardown_file, or teardown.
 fs_teardown() {
 	local t dev file ubi rc=0
@@ -321,15 +322,10 @@ fs_teardown() {
 	if [[ -d /sys/module/nandsim ]]; then
 		rmmod nandsim || rc=1
 	fi
-	if [[ -d $QFD_SCRATCH/.fs ]]; then
-		for file in "$QFD_SCRATCH"/.fs/*; do
-			[[ -f $file ]] || continue
-			t=${file##*/}
-			rm -f -- "$QFD_SCRATCH/$t.img"
-			rmdir -- "$QFD_SCRATCH/$t" 2>/dev/null
-			rm -f -- "$file"
-		done
-	fi
+	# Then everything else under the scratch directory, whoever made it,
+	# so the next suite in the same VM starts from an empty /scratch.
+	# --one-file-system: never descend into a mount that would not go away.
+	find "$QFD_SCRATCH" -mindepth 1 -maxdepth 1 -exec rm -rf --one-file-system -- {} + || rc=1
 	return "$rc"
 }
 

@@ -206,5 +206,5 @@ print(os.strerror(ctypes.get_errno()) if r < 0 else "ok")' "$mnt"
 	[ -z "$(findmnt -rn -o TARGET | grep '^/scratch/' || true)" ]
 	[ -z "$(losetup -n -l -O BACK-FILE | grep /scratch/ || true)" ]
 	[ ! -d /sys/module/nandsim ]
-	[ -z "$(ls /scratch)" ]
+	[ -z "$(ls -A /scratch)" ]
 }
