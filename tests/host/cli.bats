@@ -9,7 +9,7 @@ setup() {
 	: "${QFD:?QFD must name the qfd binary}"
 }
 
-COMMANDS="get set report state on off sync"
+COMMANDS="get set report state project on off sync"
 
 @test "qfd --help lists every command and exits 0" {
 	run "$QFD" --help
