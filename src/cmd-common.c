@@ -87,12 +87,23 @@ void qfd_kerr(const struct qfd_fs *fs, int type, int rc, const char *op)
 		      m, t, type == QFD_USR ? "usr" : type == QFD_GRP ? "grp" : "prj");
 		break;
 	case ENOSYS:
-		if (fs->readonly) {
+		/*
+		 * The kernel answers ENOSYS both for a filesystem type it has
+		 * no quota code for and for a filesystem of a type it has
+		 * quota code for that was made or mounted without quotas.
+		 */
+		if (fs->readonly)
 			warnx("%s: %s keeps no quota information on this read-only mount; remount it read-write",
 			      m, fs->fstype);
-			break;
-		}
-		warnx("%s: %s has no quota support in this kernel", m, fs->fstype);
+		else if (!strcmp(fs->fstype, "xfs"))
+			warnx("%s: quotas are off: XFS was mounted without uquota, gquota or pquota, which only a mount can turn on",
+			      m);
+		else if (!strncmp(fs->fstype, "ext", 3))
+			warnx("%s: quotas are off: %s was made without the quota feature (tune2fs -O quota) and mounted without usrquota/grpquota",
+			      m, fs->fstype);
+		else
+			warnx("%s: %s has no quota support in this kernel", m,
+			      fs->fstype);
 		break;
 	case EPERM:
 	case EACCES:

@@ -8,6 +8,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -106,6 +107,8 @@ int main(int argc, char **argv)
 	const struct qfd_cmd *cmd;
 	int c, rc;
 
+	/* names are UTF-8 in most databases: let libsmartcols print them */
+	setlocale(LC_ALL, "");
 	if (getenv("QFD_DEBUG"))
 		qfd_debug = true;
 	/* '+': stop at the command name, its options are its own */

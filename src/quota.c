@@ -58,6 +58,7 @@ static const char *cmd_name(int cmd)
 	case Q_XGETNEXTQUOTA: return "Q_XGETNEXTQUOTA";
 	case Q_XSETQLIM: return "Q_XSETQLIM";
 	case Q_XGETQSTATV: return "Q_XGETQSTATV";
+	case Q_XQUOTASYNC: return "Q_XQUOTASYNC";
 	}
 	return "?";
 }
@@ -331,7 +332,16 @@ int qf_off(struct qfd_fs *fs, int type)
 
 int qf_sync(struct qfd_fs *fs, int type)
 {
-	return qctl(fs, Q_SYNC, type, 0, NULL);
+	int rc = qctl(fs, Q_SYNC, type, 0, NULL);
+
+	/*
+	 * XFS has no Q_SYNC handler: its dquots are written transactionally,
+	 * and its own Q_XQUOTASYNC says so by succeeding.  A filesystem
+	 * without any quota code answers ENOSYS to that too.
+	 */
+	if (rc == -ENOSYS)
+		rc = qctl(fs, Q_XQUOTASYNC, type, 0, NULL);
+	return rc;
 }
 
 const char *qf_format_name(uint32_t format)
