@@ -48,7 +48,7 @@
 # Why xfs_quota is not timed to the end with names: it resolves every id
 # with its own getpwuid() (nsswitch.conf, nscd socket, /etc/passwd read
 # again, nss-systemd: ~30 system calls per id), which under TCG costs
-# milliseconds per id: a 100,000-id report would take most of an hour.
+# milliseconds per id: a 100,000-id report would take 7 to 15 minutes.
 # The script lets it run QFD_BENCH_SLOW seconds, counts the rows it
 # printed and projects the full time from that rate (marked "~").
 set -euo pipefail
