@@ -71,13 +71,17 @@ for p in "$HERE"/[0-9][0-9][0-9][0-9]-*.patch; do
 	[ -f "$p" ] && PATCHES+=("$p")
 done
 
-# Everything of this check lives under one directory of the cache.
+# Everything of this check lives under one directory of the cache: the
+# downloads, shared by all runs (under a lock), and one run.XXXXXX
+# directory per run (the tree, removed at the end, and the logs), so that
+# runs at the same time do not disturb each other.
 BASE=$CACHE/quotactl_fd-5.10
-WORK=$BASE/work
-LOGS=$BASE/logs
-SRC=$WORK/linux-source-5.10
-OUT=$WORK/out-defconfig
-OUT_NOBLK=$WORK/out-noblock
+RUN=
+WORK=
+LOGS=
+SRC=
+OUT=
+OUT_NOBLK=
 APTDIR=$BASE/apt-bullseye
 DEBS=$BASE/debs
 TARBALLS=$BASE/src
@@ -159,7 +163,7 @@ finish() {
 missing_pkgs() {
 	local miss=() c
 	for c in gcc make bc bison flex perl patch xz objdump nm cpp apt-get \
-		dpkg-deb; do
+		dpkg-deb flock; do
 		command -v "$c" >/dev/null 2>&1 || miss+=("$c")
 	done
 	[ -f /usr/include/libelf.h ] || miss+=("libelf.h")
@@ -229,6 +233,10 @@ cached_deb() {
 step_fetch() {
 	local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	local deb stamp=$APTDIR/last-update fresh=0
+	# The downloads are shared: one run at a time fetches and unpacks
+	# the tarball (fd 9 is released at the end of step_unpack).
+	exec 9>"$BASE/.lock" && flock -w 900 9 ||
+		{ echo "cannot lock $BASE/.lock"; return 1; }
 	mkdir -p "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial" \
 		"$DEBS" || return 1
 	cat >"$APTDIR/sources.list" <<-EOF
@@ -259,7 +267,7 @@ step_fetch() {
 	# Sanity: the package must be what its name says.
 	[ "$(dpkg-deb -f "$deb" Package)" = linux-source-5.10 ] || return 1
 	KVER=$(dpkg-deb -f "$deb" Version) || return 1
-	echo "$KVER" >"$WORK.version"
+	echo "$KVER" >"$RUN/version"
 	echo "INFO: $(basename "$deb") ($(du -m "$deb" | cut -f1) MB)"
 }
 
@@ -279,7 +287,7 @@ TAR_EXCLUDE="--exclude=linux-source-5.10/arch/[!x]*.c
 
 step_unpack() {
 	local ver tarball
-	ver=$(cat "$WORK.version") || return 1
+	ver=$(cat "$RUN/version") || return 1
 	tarball=$TARBALLS/linux-source-5.10_$ver.tar.xz
 	mkdir -p "$TARBALLS" || return 1
 	if [ ! -s "$tarball" ]; then
@@ -287,6 +295,7 @@ step_unpack() {
 			tar -xOf - ./usr/src/linux-source-5.10.tar.xz >"$tarball.tmp" &&
 			mv "$tarball.tmp" "$tarball" || return 1
 	fi
+	exec 9>&-
 	rm -rf "$WORK" && mkdir -p "$WORK" || return 1
 	local -
 	set -f	# the patterns are for tar, not for the shell
@@ -608,8 +617,17 @@ step_other_arches() {
 
 # ---------------------------------------------------------------- main
 
-mkdir -p "$LOGS" "$BASE" || { echo "cannot create $BASE" >&2; exit 1; }
-rm -f "$LOGS"/*.log
+mkdir -p "$BASE" && RUN=$(mktemp -d "$BASE/run.XXXXXX") ||
+	{ echo "cannot create a run directory in $BASE" >&2; exit 1; }
+WORK=$RUN/work
+LOGS=$RUN/logs
+SRC=$WORK/linux-source-5.10
+OUT=$WORK/out-defconfig
+OUT_NOBLK=$WORK/out-noblock
+mkdir -p "$LOGS" || exit 1
+trap '[ $KEEP -eq 1 ] || rm -rf "$WORK"; exit 130' INT TERM
+# Forget the logs of runs more than two days old.
+find "$BASE" -maxdepth 1 -name 'run.*' -mtime +2 -exec rm -rf {} + 2>/dev/null
 note "quotactl_fd series for Linux 5.10: $HERE"
 note "cache: $CACHE"
 
