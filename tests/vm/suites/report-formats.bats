@@ -1,0 +1,114 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# 'qfd report' for programs, on ext4 and XFS: names that need quoting or
+# escaping (a group named with a comma, spaces and double quotes) in CSV,
+# JSON (checked by two JSON parsers) and raw output; --over and its exit
+# status; --sort; -o and +LIST; several filesystems in one stream.
+#
+# Run: tests/vm/check tests/vm/suites/report-formats.bats
+
+load ../lib/fs
+
+: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
+
+# groupadd refuses such a name; the guest's /etc is a throw-away overlay
+ODD='odd, "quoted" group'
+ODD_GID=3777
+
+setup_file() {
+	in_vm || skip "not inside the test VM (use tests/vm/check)"
+	fs_teardown
+	users_create
+	grep -q "^$ODD:" /etc/group || echo "$ODD:x:$ODD_GID:" >>/etc/group
+	fs_ext4 rf-e >/dev/null
+	fs_xfs rf-x -o uquota,gquota >/dev/null
+	for m in "$QFD_SCRATCH/rf-e" "$QFD_SCRATCH/rf-x"; do
+		"$QFD" on "$m"
+		"$QFD" set -q -g "$m" "#$ODD_GID" --bsoft 1M --bhard 8M
+		"$QFD" set -q "$m" qfdu1 --bsoft 1M --bhard 2M
+		"$QFD" set -q "$m" qfdu2 --bsoft 4M --bhard 8M
+		"$QFD" set -q "$m" qfdu3 --bhard 3M
+		# qfdu1 over its soft limit, in the odd group; qfdu3 at its hard limit
+		setpriv --reuid 2001 --regid "$ODD_GID" --clear-groups \
+			dd if=/dev/zero of="$m/u1" bs=4096 count=384 conv=fsync status=none
+		write_bytes "$m/u2" 4096 qfdu2
+		write_bytes "$m/u3" $((3 * 1024 * 1024)) qfdu3 || true
+	done
+}
+
+teardown_file() {
+	fs_teardown
+}
+
+MNTS=("$QFD_SCRATCH/rf-e" "$QFD_SCRATCH/rf-x")
+
+@test "CSV: a name with a comma, spaces and quotes is quoted per RFC 4180" {
+	for m in "${MNTS[@]}"; do
+		run "$QFD" report -g --csv -b -o NAME,ID,SPACE,SPACE-SOFT,SPACE-HARD "$m"
+		[ "$status" -eq 0 ] || { echo "$m: $output"; false; }
+		[ "${lines[0]}" = "NAME,ID,SPACE,SPACE-SOFT,SPACE-HARD" ]
+		printf '%s\n' "${lines[@]}" | grep -qxF "\"odd, \"\"quoted\"\" group\",$ODD_GID,1572864,1048576,8388608" ||
+			{ echo "$m: $output"; false; }
+		# and python's csv module reads the name back whole
+		name=$("$QFD" report -g --csv -n -o NAME,ID "$m" |
+			python3 -c 'import csv,sys; print([r[0] for r in csv.reader(sys.stdin) if r[1] == "3777"][0])')
+		[ "$name" = "$ODD" ]
+	done
+}
+
+@test "JSON: valid for two parsers, the odd name intact, numbers as numbers" {
+	for m in "${MNTS[@]}"; do
+		"$QFD" report -g -J "$m" | python3 -m json.tool >/dev/null
+		run sh -c "'$QFD' report -g -J '$m' | jq -c '.quotas[] | select(.id == $ODD_GID) | [.name, .space, .\"space-hard\", .status, .\"space-grace\" != null]'"
+		[ "$status" -eq 0 ]
+		[ "$output" = "[\"odd, \\\"quoted\\\" group\",1572864,8388608,\"grace\",true]" ] ||
+			{ echo "$m: $output"; false; }
+	done
+}
+
+@test "raw: blanks in a name are escaped, one line per row" {
+	for m in "${MNTS[@]}"; do
+		run "$QFD" report -g -r -n -o NAME,ID "$m"
+		[ "$status" -eq 0 ]
+		printf '%s\n' "${lines[@]}" | grep -qxF 'odd,\x20"quoted"\x20group 3777' ||
+			{ echo "$m: $output"; false; }
+	done
+}
+
+@test "--over soft and hard: only ids past a limit, exit 3; none over: exit 0" {
+	for m in "${MNTS[@]}"; do
+		run "$QFD" report -u --over soft --csv -n -o NAME,STATUS "$m"
+		[ "$status" -eq 3 ] || { echo "$m: $status $output"; false; }
+		[ "$output" = "$(printf 'qfdu1,grace\nqfdu3,hard')" ] || { echo "$m: $output"; false; }
+		run "$QFD" report -u --over hard --csv -n -o NAME,STATUS "$m"
+		[ "$status" -eq 3 ]
+		[ "$output" = "qfdu3,hard" ]
+		run "$QFD" report -g --over hard -J "$m"
+		[ "$status" -eq 0 ]
+		[ "$(jq '.quotas | length' <<<"$output")" -eq 0 ]
+	done
+}
+
+@test "--sort: by space, by name; -o and +LIST choose columns" {
+	for m in "${MNTS[@]}"; do
+		run "$QFD" report -u --sort SPACE --csv -n -o NAME "$m"
+		[ "$status" -eq 0 ]
+		# qfdu2 4K < qfdu1 1.5M < qfdu3 3M; root's few blocks sort first
+		[ "$(grep -x 'qfdu[123]' <<<"$output" | paste -sd ' ')" = "qfdu2 qfdu1 qfdu3" ]
+		run "$QFD" report -u --sort NAME --csv -n -o NAME "$m"
+		[ "$(grep -x 'qfdu[123]' <<<"$output" | paste -sd ' ')" = "qfdu1 qfdu2 qfdu3" ]
+		run "$QFD" report -u -o +SPACE-USE% --csv "$m"
+		[ "${lines[0]}" = "TARGET,FSTYPE,TYPE,NAME,ID,STATUS,SPACE,SPACE-SOFT,SPACE-HARD,SPACE-GRACE,FILES,FILES-SOFT,FILES-HARD,FILES-GRACE,SPACE-USE%" ]
+		# qfdu3: 3M of a 3M hard limit
+		printf '%s\n' "${lines[@]}" | grep -q "^$m,[a-z0-9]*,user,qfdu3,2003,hard,3M,0,3M,,1,0,0,,100%\$" ||
+			{ echo "$output"; false; }
+	done
+}
+
+@test "several filesystems in one JSON stream, each row says where it is" {
+	run sh -c "'$QFD' report -u -J ${MNTS[*]} | jq -r '.quotas[] | select(.name == \"qfdu3\") | \"\\(.target) \\(.fstype) \\(.space)\"'"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s ext4 3145728\n%s xfs 3145728' "${MNTS[0]}" "${MNTS[1]}")" ] ||
+		{ echo "$output"; false; }
+}
