@@ -22,6 +22,17 @@ void qfd_cmd_help(const char *name, const char *options)
 	       cmd->summary + 1, options);
 }
 
+bool qfd_targets_ok(const char *cmd, bool all, int npaths)
+{
+	if (all == (npaths > 0)) {
+		warnx("%s", all ? "-a and paths exclude each other" :
+		      "name a path on the filesystem, or -a for all");
+		qfd_usage_hint(cmd);
+		return false;
+	}
+	return true;
+}
+
 bool qfd_typeopt(unsigned int *types, int c)
 {
 	switch (c) {

@@ -92,9 +92,8 @@ static int run(int argc, char **argv, enum action act)
 			return QFD_EXIT_USAGE;
 		}
 	}
-	if (all == (optind < argc))
-		QFD_USAGE_ERR(name, "%s", all ? "-a and paths exclude each other" :
-			      "name a path on the filesystem, or -a for all");
+	if (!qfd_targets_ok(name, all, argc - optind))
+		return QFD_EXIT_USAGE;
 	rc = qfd_fs_open_list(argv + optind, argc - optind, all, &fss, &nfs);
 	if (rc)
 		return rc;

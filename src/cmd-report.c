@@ -122,9 +122,8 @@ int cmd_report(int argc, char **argv)
 		qfd_out_list_columns(qfd_quota_cols, QCOL_NCOLS);
 		return QFD_EXIT_OK;
 	}
-	if (all == (optind < argc))
-		QFD_USAGE_ERR("report", "%s", all ? "-a and paths exclude each other" :
-			      "name a path on the filesystem, or -a for all");
+	if (!qfd_targets_ok("report", all, argc - optind))
+		return QFD_EXIT_USAGE;
 
 	/* check -o before touching any filesystem */
 	out = qfd_out_new("quotas", qfd_quota_cols, QCOL_NCOLS, &r.oo);

@@ -114,9 +114,8 @@ int cmd_state(int argc, char **argv)
 		qfd_out_list_columns(state_cols, SCOL_NCOLS);
 		return QFD_EXIT_OK;
 	}
-	if (all == (optind < argc))
-		QFD_USAGE_ERR("state", "%s", all ? "-a and paths exclude each other" :
-			      "name a path on the filesystem, or -a for all");
+	if (!qfd_targets_ok("state", all, argc - optind))
+		return QFD_EXIT_USAGE;
 	if (!types)
 		types = QFD_ALL_TYPES;
 	out = qfd_out_new("filesystems", state_cols, SCOL_NCOLS, &oo);

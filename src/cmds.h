@@ -37,6 +37,12 @@ void qfd_cmd_help(const char *name, const char *options);
 	"  -g, --group          group quotas\n" \
 	"  -p, --project        project quotas\n"
 
+/*
+ * Commands on whole filesystems take -a or paths, not both, not neither:
+ * false, after the usage line, when that is not so.
+ */
+bool qfd_targets_ok(const char *cmd, bool all, int npaths);
+
 /* Handles -u/-g/-p into a QFD_TYPE_BIT mask; true when c was one. */
 bool qfd_typeopt(unsigned int *types, int c);
 
