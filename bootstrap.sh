@@ -11,7 +11,7 @@ BUILD_DEPS="autoconf automake libtool pkg-config make gcc libc6-dev linux-libc-d
 # filesystems, quota-tools and xfsprogs to compare against
 BUILD_DEPS="$BUILD_DEPS bats jq qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs mtd-utils quota util-linux strace time"
 # Building the kernel patches in kernel/
-BUILD_DEPS="$BUILD_DEPS bc bison flex libelf-dev libssl-dev perl python3 xz-utils patch git"
+BUILD_DEPS="$BUILD_DEPS bc bison flex binutils libelf-dev libssl-dev perl python3 xz-utils patch git debian-archive-keyring"
 
 usage() {
 	echo "Usage: $0 [--install-deps]"
