@@ -33,6 +33,11 @@
 
 set -u -o pipefail
 export LC_ALL=C
+# Run from "make -j2 check", we inherit make's jobserver in MAKEFLAGS: the
+# kernel's own make would then warn "-jN forced in submake" into the build
+# log, and the build step fails on any warning.  The kernel builds here are
+# not part of the caller's job graph; they get a clean make environment.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKE_TERMOUT MAKE_TERMERR
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 CACHE=${QFD_CACHE:-/var/cache/qfd}

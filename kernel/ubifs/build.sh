@@ -7,6 +7,10 @@
 # applies the series to a copy of fs/ubifs and runs kbuild on it. A second
 # run with nothing changed only prints the path. Run with --help for usage.
 set -euo pipefail
+# Called from "make -j2 check" or "make demo", we would pass make's
+# jobserver on to kbuild, which then warns "-jN forced in submake": the
+# module build is not part of the caller's job graph.
+unset MAKEFLAGS MFLAGS MAKELEVEL MAKE_TERMOUT MAKE_TERMERR
 
 ME=${0##*/}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)

@@ -366,6 +366,18 @@ kernel_at_least() {
 	((maj > $1 || (maj == $1 && ${min%%[!0-9]*} >= $2)))
 }
 
+# ubifs_unpatched REASON: a test that needs the patched UBIFS module runs
+# on the stock one.  A skip for a person running one suite by hand; under
+# make check (tests/vm.test sets QFD_UBIFS_WANT_PATCHED=1) the series must
+# have built, so it is a failure.
+ubifs_unpatched() {
+	if [[ ${QFD_UBIFS_WANT_PATCHED:-0} == 1 ]]; then
+		echo "the loaded ubifs.ko has no quota support, but the patched module was asked for (did kernel/ubifs/build.sh fail?)" >&2
+		return 1
+	fi
+	skip "$1"
+}
+
 # in_vm: true inside the test VM (tests/vm/run sets QFD_VM=1).  Suites use
 # it to skip themselves when started on the host by mistake.
 in_vm() {

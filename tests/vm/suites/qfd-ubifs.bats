@@ -40,7 +40,7 @@ stock_only() {
 }
 
 patched_only() {
-	[[ $QFD_UBIFS_PATCHED == 1 ]] || skip "stock UBIFS has no quota support (tests/vm/check --ubifs-ko)"
+	[[ $QFD_UBIFS_PATCHED == 1 ]] || ubifs_unpatched "stock UBIFS has no quota support (tests/vm/check --ubifs-ko)"
 }
 
 # assert_enosys_line: the one line qfd gives for a filesystem without quota

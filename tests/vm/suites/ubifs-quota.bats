@@ -76,7 +76,7 @@ teardown_file() {
 setup() {
 	if [[ $BATS_TEST_DESCRIPTION != stock:* &&
 		$(<"$BATS_FILE_TMPDIR/module") != patched ]]; then
-		skip "the loaded ubifs.ko has no quota support (tests/vm/check --ubifs-ko \$(kernel/ubifs/build.sh -q))"
+		ubifs_unpatched "the loaded ubifs.ko has no quota support (tests/vm/check --ubifs-ko \$(kernel/ubifs/build.sh -q))"
 	fi
 }
 
