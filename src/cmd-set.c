@@ -322,7 +322,10 @@ static int resolve(struct setcmd *s, char **who, int nwho)
 		memcpy(r->lim, s->want, sizeof(r->lim));
 		r->asked = (uint8_t)s->want_mask;
 	}
-	return 0;
+	rc = qfd_setlist_check_duplicates(&s->list, s->type);
+	if (rc == -ENOMEM)
+		errx(QFD_EXIT_FAILURE, "out of memory");
+	return rc ? QFD_EXIT_USAGE : 0;
 }
 
 static int read_batch(struct setcmd *s)

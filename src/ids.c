@@ -258,8 +258,12 @@ const char *qfd_id_strerror(int type, const char *who, int rc, char *buf,
 			 who, kind, who);
 		break;
 	default:
-		snprintf(buf, len, "invalid %s '%s': give a name or a number",
-			 kind, who);
+		if (who[0] == '#')
+			snprintf(buf, len, "invalid %s id '%s': '#' takes a number (0 to 4294967294)",
+				 kind, who);
+		else
+			snprintf(buf, len, "invalid %s '%s': give a name or a number",
+				 kind, who);
 	}
 	return buf;
 }

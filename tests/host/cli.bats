@@ -84,7 +84,7 @@ COMMANDS="get set report state project on off sync"
 	[ "$output" = "qfd: user id '4294967295' is out of range (0 to 4294967294)" ]
 	run "$QFD" get / '#12x'
 	[ "$status" -eq 2 ]
-	[ "$output" = "qfd: invalid user '#12x': give a name or a number" ]
+	[ "$output" = "qfd: invalid user id '#12x': '#' takes a number (0 to 4294967294)" ]
 }
 
 @test "set: nothing to set, no WHO, two types: exit 2" {
