@@ -152,7 +152,9 @@ static void help(void)
 		     "\nSIZE: 500M, 1.5G, 2TiB (K, M, G... are 1024-based; KB, MB... 1000-based);\n"
 		     "the kernel keeps space limits in KiB, so sizes round up to a KiB.\n"
 		     "N: 1000, 10k, 2.5m (decimal).  0 removes a limit.\n"
-		     "T: 90s, 15m, 12h, 7d, 2w, 1d12h, or seconds.\n"
+		     "T: 90s, 15m, 12h, 7d, 2w, 1d12h, or seconds; 0 to 4294967295 s (136 years).\n"
+		     "A grace period of 0: no grace on ext4 (a soft limit acts as a hard one);\n"
+		     "on XFS the same until the next mount, which reads 0 as 7 days.\n"
 		     "PATH alone with --grace-space/--grace-files sets only the grace periods.\n");
 }
 
@@ -215,11 +217,13 @@ static int parse_opts(struct setcmd *s, int argc, char **argv)
 			i = c == OPT_GRACE_FILES;
 			dur = c == OPT_GRACE_TIME ? &s->timer_len : &s->grace[i];
 			rc = qfd_parse_duration(optarg, dur);
+			if (!rc && *dur > QFD_GRACE_MAX)
+				rc = -ERANGE;
 			if (rc)
 				QFD_USAGE_ERR("set", "%s '%s': %s", c == OPT_GRACE_TIME ?
 					      "--grace-time" : i ? "--grace-files" :
 					      "--grace-space", optarg,
-					      rc == -ERANGE ? "too long" :
+					      rc == -ERANGE ? "too long: the kernel keeps at most 4294967295 seconds (about 136 years)" :
 					      "not a duration (examples: 90s, 15m, 12h, 7d, 2w, 1d12h)");
 			if (c == OPT_GRACE_TIME)
 				s->timer_mode = TIMER_SET;

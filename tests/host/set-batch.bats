@@ -200,3 +200,23 @@ batch_with() {
 	run "$QFD" set /proc root daemon --bhard 1M
 	[ "$status" -eq 1 ]
 }
+
+@test "grace periods and times past 32 bits are refused (exit 2, no quota call); the limit itself passes" {
+	for opt in --grace-space --grace-files --grace-time; do
+		for v in 4294967296 49711d 7102w 99999999999999999999; do
+			if [ "$opt" = --grace-time ]; then
+				run "$QFD" --debug set "$opt" "$v" /proc daemon
+			else
+				run "$QFD" --debug set "$opt" "$v" /proc
+			fi
+			[ "$status" -eq 2 ] || { echo "$opt $v: $status"; false; }
+			[ "${lines[0]}" = "qfd: $opt '$v': too long: the kernel keeps at most 4294967295 seconds (about 136 years)" ]
+			[[ $output != *"quotactl"* ]]
+		done
+	done
+	# the largest period is accepted and reaches the kernel (none on /proc)
+	run "$QFD" set --grace-space 4294967295 --grace-files 49710d /proc
+	[ "$status" -eq 1 ]
+	run "$QFD" set --help
+	[[ $output == *"0 to 4294967295 s (136 years)"* ]]
+}
