@@ -479,6 +479,9 @@ static int cmp_rows(const void *a, const void *b)
 
 static void sort_rows(struct qfd_out *out)
 {
+	/* no rows: no array either, and qsort(NULL, 0) is undefined */
+	if (out->nrows < 2)
+		return;
 	sorting = out;
 	qsort(out->rows, out->nrows, out->stride * sizeof(*out->rows), cmp_rows);
 	sorting = NULL;

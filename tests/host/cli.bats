@@ -164,3 +164,17 @@ COMMANDS="get set report state project on off sync"
 	[ "$status" -eq 1 ]
 	[[ "$output" == "qfd: write error"* ]]
 }
+
+# Under the sanitizer build (make check's), qsort(NULL, 0) was a UBSan
+# report and exit 1: with no rows, --sort prints what it would without it.
+@test "--sort with no rows: no undefined behaviour, only the one error line" {
+	run "$QFD" get /proc --sort ID
+	[ "$status" -eq 1 ]
+	[ "$output" = "qfd: /proc: proc has no quota support in this kernel" ]
+	run "$QFD" state /proc --sort TARGET -J
+	[ "$status" -eq 1 ]
+	[[ $output != *"runtime error"* ]]
+	run "$QFD" report /proc --sort NAME --csv
+	[ "$status" -eq 1 ]
+	[[ $output != *"runtime error"* ]]
+}
