@@ -2,7 +2,6 @@
 /*
  * Column tables through libsmartcols, as lsblk(8) and findmnt(8) print them.
  */
-#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -10,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 #include <libsmartcols.h>
 
@@ -85,7 +83,7 @@ static int find_col(const struct qfd_col *cols, size_t ncols, const char *name,
 
 	for (i = 0; i < ncols; i++)
 		if (strlen(cols[i].name) == len &&
-		    !strncasecmp(cols[i].name, name, len))
+		    qfd_ascii_caseeq(cols[i].name, name, len))
 			return (int)i;
 	return -1;
 }
@@ -251,7 +249,7 @@ static void json_key(const char *name, FILE *f)
 
 	putc('"', f);
 	for (p = name; *p; p++)
-		putc(tolower((unsigned char)*p), f);
+		putc(qfd_ascii_lower(*p), f);
 	fputs("\": ", f);
 }
 

@@ -9,6 +9,7 @@
 #define QFD_QFD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
@@ -50,6 +51,33 @@ void qfd_usage_hint(const char *cmd);
 		qfd_usage_hint(cmd);					\
 		return QFD_EXIT_USAGE;					\
 	} while (0)
+
+/*
+ * Column names, JSON keys and unit letters are ASCII and mean the same in
+ * every locale: tolower() and strncasecmp() follow LC_CTYPE, where in
+ * tr_TR 'I' does not lower to 'i'.
+ */
+static inline char qfd_ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static inline char qfd_ascii_upper(char c)
+{
+	return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+}
+
+/* The first n bytes of a and b are equal, ignoring ASCII case. */
+static inline bool qfd_ascii_caseeq(const char *a, const char *b, size_t n)
+{
+	for (; n; n--, a++, b++) {
+		if (qfd_ascii_lower(*a) != qfd_ascii_lower(*b))
+			return false;
+		if (!*a)
+			break;
+	}
+	return true;
+}
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 
