@@ -87,8 +87,8 @@ int cmd_get(int argc, char **argv)
 		case 'h':
 			qfd_cmd_help("get", QFD_TYPE_HELP
 				     "  -N, --numeric        do not resolve ids to names\n"
-				     QFD_OUT_HELP
-				     "\nWHO is a name, a number, or #NUMBER for a number that is also a name.\n"
+				     QFD_OUT_HELP,
+				     "WHO is a name, a number, or #NUMBER for a number that is also a name.\n"
 				     "Without WHO: your own user, or all your groups with -g.\n");
 			return QFD_EXIT_OK;
 		default:

@@ -79,8 +79,11 @@ static void help(void)
 		     "                       links, not crossing into other filesystems)\n"
 		     "  -q, --quiet          set, clear: print nothing but errors\n"
 		     "      --exit-changed   set, clear: exit 4 when something was changed\n"
-		     QFD_OUT_HELP
-		     "\nActions:\n"
+		     "show only:\n"
+		     QFD_OUT_HELP_COLS
+		     "      --raw            raw output: one line per row, no alignment\n"
+		     QFD_OUT_HELP_REST,
+		     "Actions:\n"
 		     "  set DIR PROJECT      charge DIR to PROJECT and let what is created in it\n"
 		     "                       inherit it (with -r: what is already there, too)\n"
 		     "  clear DIR...         remove the project id and the inherit flag\n"
@@ -350,6 +353,7 @@ int cmd_project(int argc, char **argv)
 		{ "noheadings", no_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "list-columns", no_argument, NULL, 'H' },
+		{ "sort", required_argument, NULL, QFD_OPT_SORT },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct qfd_outopts oo = { 0 };
@@ -378,6 +382,7 @@ int cmd_project(int argc, char **argv)
 		QFD_USAGE_ERR("project", "unknown action '%s': set, clear or show", act);
 	argc--;
 	argv++;
+	argv[0] = program_invocation_short_name;	/* for getopt's messages */
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "rqbJno:Hh", opts, NULL)) != -1) {
 		if (c != 'r' && qfd_outopt(&oo, c == OPT_RAW ? 'r' : c, optarg)) {

@@ -110,8 +110,8 @@ int cmd_report(int argc, char **argv)
 				     "  -N, --numeric        do not resolve ids to names\n"
 				     "      --over soft|hard only ids past their soft (or hard) limits;\n"
 				     "                       exit 3 when there are any\n"
-				     QFD_OUT_HELP
-				     "\nWithout -u, -g or -p: every quota type the filesystem accounts.\n");
+				     QFD_OUT_HELP,
+				     "Without -u, -g or -p: every quota type the filesystem accounts.\n");
 			return QFD_EXIT_OK;
 		default:
 			qfd_usage_hint("report");

@@ -148,8 +148,8 @@ static void help(void)
 		     "  -n, --dry-run        check and show what would change, write nothing\n"
 		     "  -q, --quiet          print nothing but errors\n"
 		     "  -b, --bytes          show sizes in bytes\n"
-		     "      --exit-changed   exit 4 when something was changed, 0 when not\n"
-		     "\nSIZE: 500M, 1.5G, 2TiB (K, M, G... are 1024-based; KB, MB... 1000-based);\n"
+		     "      --exit-changed   exit 4 when something was changed, 0 when not\n",
+		     "SIZE: 500M, 1.5G, 2TiB (K, M, G... are 1024-based; KB, MB... 1000-based);\n"
 		     "the kernel keeps space limits in KiB, so sizes round up to a KiB.\n"
 		     "N: 1000, 10k, 2.5m (decimal).  0 removes a limit.\n"
 		     "T: 90s, 15m, 12h, 7d, 2w, 1d12h, or seconds; 0 to 4294967295 s (136 years).\n"

@@ -73,6 +73,8 @@ bool qfd_outopt(struct qfd_outopts *o, int c, const char *arg)
 	default:
 		return false;
 	}
+	if (c == 'J' || c == 'r' || c == QFD_OPT_CSV)
+		o->formats |= 1u << o->format;
 	return true;
 }
 
@@ -143,6 +145,12 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 	out->cols = cols;
 	out->ncols = ncols;
 	out->o = *o;
+	/* the last one winning would hide a slip in a script: refuse */
+	if (o->formats & (o->formats - 1)) {
+		warnx("-J, -r and --csv exclude each other: choose one output format");
+		free(out);
+		return NULL;
+	}
 	if (choose_columns(out)) {
 		free(out);
 		return NULL;
