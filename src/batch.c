@@ -29,11 +29,6 @@ static const char *const lim_desc[QFD_NLIMITS] = {
 	[QFD_LIM_FILES_HARD] = "files hard limit",
 };
 
-const char *qfd_limit_desc(int lim)
-{
-	return lim_desc[lim];
-}
-
 static bool is_space_lim(int lim)
 {
 	return lim == QFD_LIM_SPACE_SOFT || lim == QFD_LIM_SPACE_HARD;

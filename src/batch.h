@@ -86,7 +86,5 @@ void qfd_setlist_free(struct qfd_setlist *l);
 int qfd_parse_limit(int lim, const char *s, uint64_t *v);
 /* "not a size (examples: ...)" for a failed qfd_parse_limit(). */
 const char *qfd_limit_strerror(int lim, int rc);
-/* "space soft limit", for messages. */
-const char *qfd_limit_desc(int lim);
 
 #endif

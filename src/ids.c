@@ -3,6 +3,7 @@
  * Name <-> id resolution with a per-type cache.
  */
 #include <ctype.h>
+#include <err.h>
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
@@ -95,6 +96,60 @@ static void load_projid(struct table *t)
 	fclose(f);
 }
 
+/*
+ * getpwent() and getgrent() end with NULL both at the end and on an error
+ * (an NSS source that failed): only errno tells them apart.  Names are
+ * shown and resolved without the entries missed, so say so once.
+ */
+static void enum_failed(const char *db, int err)
+{
+	if (err && err != ENOENT)
+		warnx("cannot read the %s database: %s: some names may be missing",
+		      db, strerror(err));
+}
+
+static void load_users(struct table *t)
+{
+	struct passwd *pw;
+	int err;
+
+	setpwent();
+	for (;;) {
+		errno = 0;
+		pw = getpwent();
+		if (!pw)
+			break;
+		if (add(t, pw->pw_uid, pw->pw_name)) {
+			errno = ENOMEM;
+			break;
+		}
+	}
+	err = errno;
+	endpwent();
+	enum_failed("user", err);
+}
+
+static void load_groups(struct table *t)
+{
+	struct group *gr;
+	int err;
+
+	setgrent();
+	for (;;) {
+		errno = 0;
+		gr = getgrent();
+		if (!gr)
+			break;
+		if (add(t, gr->gr_gid, gr->gr_name)) {
+			errno = ENOMEM;
+			break;
+		}
+	}
+	err = errno;
+	endgrent();
+	enum_failed("group", err);
+}
+
 static struct table *load(int type)
 {
 	struct table *t = &tables[type];
@@ -103,25 +158,12 @@ static struct table *load(int type)
 	if (t->loaded)
 		return t;
 	t->loaded = true;
-	if (type == QFD_USR) {
-		struct passwd *pw;
-
-		setpwent();
-		while ((pw = getpwent()))
-			if (add(t, pw->pw_uid, pw->pw_name))
-				break;
-		endpwent();
-	} else if (type == QFD_GRP) {
-		struct group *gr;
-
-		setgrent();
-		while ((gr = getgrent()))
-			if (add(t, gr->gr_gid, gr->gr_name))
-				break;
-		endgrent();
-	} else {
+	if (type == QFD_USR)
+		load_users(t);
+	else if (type == QFD_GRP)
+		load_groups(t);
+	else
 		load_projid(t);
-	}
 	if (t->n)
 		qsort(t->byid, t->n, sizeof(*t->byid), cmp_id);
 	t->byname = malloc((t->n ? t->n : 1) * sizeof(*t->byname));

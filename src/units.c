@@ -242,12 +242,3 @@ char *qfd_format_duration(uint64_t secs, char *buf, size_t len)
 	}
 	return buf;
 }
-
-char *qfd_format_time(time_t t, char *buf, size_t len)
-{
-	struct tm tm;
-
-	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(buf, len, "%lld", (long long)t);
-	return buf;
-}

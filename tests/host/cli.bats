@@ -178,3 +178,19 @@ COMMANDS="get set report state project on off sync"
 	[ "$status" -eq 1 ]
 	[[ $output != *"runtime error"* ]]
 }
+
+# In a private mount namespace (the host's mounts are not touched),
+# /etc/passwd and /etc/group become a /proc/PID/mem of a process that is
+# gone: the files NSS source fails to open them.  getpwent() then ends with
+# NULL and errno, which was taken as the end of the database in silence.
+@test "a failing user or group database is reported, not taken as empty" {
+	[ "$(id -u)" -eq 0 ] || { echo "needs root for unshare -m"; false; }
+	run unshare -m sh -c 'mount --bind /proc/self/mem /etc/passwd &&
+		mount --bind /proc/self/mem /etc/group &&
+		"$0" get /proc root; "$0" get -g /proc adm' "$QFD"
+	[[ ${lines[0]} == "qfd: cannot read the user database: "*": some names may be missing" ]]
+	[[ $output == *"qfd: cannot read the group database: "*": some names may be missing"* ]]
+	# and nothing of the kind when the database is there
+	run "$QFD" get /proc root
+	[ "$output" = "qfd: /proc: proc has no quota support in this kernel" ]
+}
