@@ -30,6 +30,15 @@ struct table {
 
 static struct table tables[QFD_NTYPES];
 
+const char *qfd_type_name(int type)
+{
+	static const char *const names[QFD_NTYPES] = {
+		[QFD_USR] = "user", [QFD_GRP] = "group", [QFD_PRJ] = "project",
+	};
+
+	return type >= 0 && type < QFD_NTYPES ? names[type] : "unknown";
+}
+
 static int add(struct table *t, uint32_t id, const char *name)
 {
 	if (t->n == t->alloc) {
@@ -70,26 +79,40 @@ static int cmp_name(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* "name:id[:...]" lines; '#' starts a comment. */
+int qfd_projid_line(char *line, const char **name, uint32_t *id)
+{
+	char *colon, *end;
+	unsigned long v;
+
+	if (line[0] == '#' || !(colon = strchr(line, ':')))
+		return -EINVAL;
+	*colon = '\0';
+	/* strtoul would take " 12", "+12" and "-1" (as ULONG_MAX) */
+	if (colon[1] < '0' || colon[1] > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(colon + 1, &end, 10);
+	if (errno || v > UINT32_MAX || (*end && *end != ':' && *end != '\n'))
+		return -EINVAL;
+	*name = line;
+	*id = (uint32_t)v;
+	return 0;
+}
+
 static void load_projid(struct table *t)
 {
 	FILE *f = fopen(QFD_PROJID_FILE, "re");
-	char *line = NULL, *colon, *end;
+	const char *name;
+	char *line = NULL;
 	size_t cap = 0;
-	unsigned long v;
+	uint32_t id;
 
 	if (!f)
 		return;
 	while (getline(&line, &cap, f) > 0) {
-		if (line[0] == '#' || !(colon = strchr(line, ':')))
+		if (qfd_projid_line(line, &name, &id))
 			continue;
-		*colon = '\0';
-		errno = 0;
-		v = strtoul(colon + 1, &end, 10);
-		if (errno || end == colon + 1 || v > UINT32_MAX ||
-		    (*end && *end != ':' && *end != '\n'))
-			continue;
-		if (add(t, (uint32_t)v, line))
+		if (add(t, id, name))
 			break;
 	}
 	free(line);

@@ -39,15 +39,6 @@ static const struct qfd_cmd commands[] = {
 	  "assign directory trees to projects, for project quotas" },
 };
 
-const char *qfd_type_name(int type)
-{
-	static const char *const names[QFD_NTYPES] = {
-		[QFD_USR] = "user", [QFD_GRP] = "group", [QFD_PRJ] = "project",
-	};
-
-	return type >= 0 && type < QFD_NTYPES ? names[type] : "unknown";
-}
-
 void qfd_usage_hint(const char *cmd)
 {
 	if (cmd)
