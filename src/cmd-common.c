@@ -24,6 +24,17 @@ void qfd_cmd_help(const char *name, const char *options, const char *notes)
 	       notes ? notes : "");
 }
 
+int qfd_exit_merge(int a, int b)
+{
+	static const int rank[] = {
+		[QFD_EXIT_OK] = 0, [QFD_EXIT_CHANGED] = 1,
+		[QFD_EXIT_FAILURE] = 2, [QFD_EXIT_OVER] = 3,
+		[QFD_EXIT_USAGE] = 4,
+	};
+
+	return rank[a] >= rank[b] ? a : b;
+}
+
 bool qfd_targets_ok(const char *cmd, bool all, int npaths)
 {
 	if (all == (npaths > 0)) {

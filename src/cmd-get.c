@@ -147,10 +147,11 @@ int cmd_get(int argc, char **argv)
 	}
 
 	out = qfd_out_new("quotas", qfd_quota_cols, QCOL_NCOLS, &oo);
-	if (!out || qfd_fs_open(argv[optind], &fs)) {
+	err = out ? qfd_fs_open(argv[optind], &fs) : 0;
+	if (!out || err) {
 		free(who);
 		qfd_out_free(out);
-		return QFD_EXIT_USAGE;
+		return out ? qfd_fs_open_exit(err) : QFD_EXIT_USAGE;
 	}
 	now = time(NULL);
 	for (i = 0; i < nwho; i++) {

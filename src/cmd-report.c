@@ -167,7 +167,7 @@ int cmd_report(int argc, char **argv)
 	if (out && qfd_out_print(out))
 		rc = QFD_EXIT_FAILURE;
 	qfd_fs_free_list(fss, nfs);
-	if (!rc && r.nover)
-		rc = QFD_EXIT_OVER;
+	if (r.nover)
+		rc = qfd_exit_merge(rc, QFD_EXIT_OVER);
 	return rc;
 }

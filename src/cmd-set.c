@@ -526,8 +526,9 @@ static int run(struct setcmd *s, int argc, char **argv)
 	rc = s->batch ? read_batch(s) : resolve(s, argv + optind + 1, nwho);
 	if (rc)
 		return rc;
-	if (qfd_fs_open(argv[optind], &s->fs))
-		return QFD_EXIT_USAGE;
+	rc = qfd_fs_open(argv[optind], &s->fs);
+	if (rc)
+		return qfd_fs_open_exit(rc);
 	s->now = time(NULL);
 	s->unit = qf_limit_unit(&s->fs);
 
@@ -566,8 +567,8 @@ static int run(struct setcmd *s, int argc, char **argv)
 	for (n = 0; n < s->list.n; n++)
 		if (apply_one(s, &s->list.v[n]))
 			rc = QFD_EXIT_FAILURE;
-	if (!rc && s->exit_changed && s->nchanged)
-		rc = QFD_EXIT_CHANGED;
+	if (s->exit_changed && s->nchanged)
+		rc = qfd_exit_merge(rc, QFD_EXIT_CHANGED);
 	return rc;
 }
 

@@ -13,7 +13,13 @@
 #include <stdint.h>
 #include <stdio.h>
 
-/* Exit codes, documented in qfd(8) EXIT STATUS. */
+/*
+ * Exit codes, documented in qfd(8) EXIT STATUS.  A run that meets several
+ * exits with the first of 2, 3, 1, 4, 0 (qfd_exit_merge): a usage error
+ * means nothing was done; ids over a limit must reach cron and monitoring
+ * even when another filesystem failed (its error is on stderr); a failure
+ * outweighs "changed", which a provisioning tool would take as success.
+ */
 enum {
 	QFD_EXIT_OK = 0,
 	QFD_EXIT_FAILURE = 1,	/* the kernel or the system refused */
@@ -33,6 +39,9 @@ enum qfd_qtype {
 #define QFD_ALL_TYPES		(QFD_TYPE_BIT(QFD_USR) | QFD_TYPE_BIT(QFD_GRP) | QFD_TYPE_BIT(QFD_PRJ))
 
 const char *qfd_type_name(int type);
+
+/* The exit status of a run that met both a and b. */
+int qfd_exit_merge(int a, int b);
 
 struct qfd_cmd {
 	const char *name;

@@ -194,3 +194,20 @@ COMMANDS="get set report state project on off sync"
 	run "$QFD" get /proc root
 	[ "$output" = "qfd: /proc: proc has no quota support in this kernel" ]
 }
+
+@test "exit status: a PATH the caller may not reach is 1 (refused), a PATH that does not exist is 2" {
+	[ "$(id -u)" -eq 0 ] || { echo "needs root for setpriv"; false; }
+	mkdir -p "$BATS_TEST_TMPDIR/private/sub"
+	chmod 700 "$BATS_TEST_TMPDIR/private"
+	for c in get state report; do
+		run setpriv --reuid 65534 --regid 65534 --clear-groups \
+			"$QFD" "$c" "$BATS_TEST_TMPDIR/private/sub"
+		[ "$status" -eq 1 ] || { echo "$c: $status $output"; false; }
+		[ "$output" = "qfd: $BATS_TEST_TMPDIR/private/sub: Permission denied" ]
+		run "$QFD" "$c" "$BATS_TEST_TMPDIR/nonexistent"
+		[ "$status" -eq 2 ] || { echo "$c: $status $output"; false; }
+	done
+	run setpriv --reuid 65534 --regid 65534 --clear-groups \
+		"$QFD" set -n "$BATS_TEST_TMPDIR/private/sub" root --bhard 1M
+	[ "$status" -eq 1 ]
+}
