@@ -9,7 +9,7 @@ set -eu
 BUILD_DEPS="autoconf automake libtool pkg-config make gcc libc6-dev linux-libc-dev libmount-dev libsmartcols-dev"
 # Running the tests: bats, and the VM that boots a Debian kernel with the
 # filesystems, quota-tools and xfsprogs to compare against
-BUILD_DEPS="$BUILD_DEPS bats jq qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs mtd-utils quota util-linux strace time"
+BUILD_DEPS="$BUILD_DEPS bats jq locales clang libclang-rt-14-dev qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs mtd-utils quota util-linux strace time"
 # Building the kernel patches in kernel/
 BUILD_DEPS="$BUILD_DEPS bc bison flex binutils libelf-dev libssl-dev perl python3 xz-utils patch git debian-archive-keyring"
 

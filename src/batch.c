@@ -29,11 +29,6 @@ static const char *const lim_desc[QFD_NLIMITS] = {
 	[QFD_LIM_FILES_HARD] = "files hard limit",
 };
 
-const char *qfd_limit_desc(int lim)
-{
-	return lim_desc[lim];
-}
-
 static bool is_space_lim(int lim)
 {
 	return lim == QFD_LIM_SPACE_SOFT || lim == QFD_LIM_SPACE_HARD;
@@ -152,11 +147,13 @@ static void bad_line(struct reader *rd, const char *fmt, ...)
 
 /*
  * A '#' starts a comment at the beginning of a line and after the fifth
- * field; but "#1000" as the first field is an id, as everywhere in qfd.
+ * field; but '#' and a digit as the first field is an id, as everywhere
+ * in qfd ("#1000"), and one that is not a number ("#1O00", a letter O) is
+ * a bad line, not a comment that would silently skip the id.
  */
-static bool is_id_number(const char *s)
+static bool is_id_field(const char *s)
 {
-	return s[0] == '#' && s[1] && strspn(s + 1, "0123456789") == strlen(s + 1);
+	return s[0] == '#' && s[1] >= '0' && s[1] <= '9';
 }
 
 /* Split line into at most NFIELDS fields; returns how many there are. */
@@ -167,7 +164,7 @@ static int split(char *line, char **f)
 
 	for (tok = strtok_r(line, BLANKS, &save); tok;
 	     tok = strtok_r(NULL, BLANKS, &save)) {
-		if (tok[0] == '#' && (n == 0 ? !is_id_number(tok) : n >= NFIELDS))
+		if (tok[0] == '#' && (n == 0 ? !is_id_field(tok) : n >= NFIELDS))
 			break;
 		if (n < NFIELDS)
 			f[n] = tok;
@@ -252,13 +249,14 @@ static int cmp_byid(const void *a, const void *b)
 }
 
 /*
- * Two lines for one id (a name and its number, or a copy-and-paste slip)
- * leave it unclear which one is meant: refuse rather than let the last win.
+ * Two requests for one id (a name and its number, or a copy-and-paste
+ * slip) leave it unclear which one is meant: refuse rather than let the
+ * last win.  rd is NULL for the command line, whose requests have no line.
  */
 static int check_duplicates(struct qfd_setlist *l, struct reader *rd, int type)
 {
 	struct byid *s;
-	size_t i, first;
+	size_t i, first, ndup = 0;
 
 	if (l->n < 2)
 		return 0;
@@ -276,12 +274,24 @@ static int check_duplicates(struct qfd_setlist *l, struct reader *rd, int type)
 			first = i;
 			continue;
 		}
+		ndup++;
+		if (!rd) {
+			warnx("%s '%s' (%u) is named twice (also as '%s'): name each id once",
+			      qfd_type_name(type), qfd_setreq_who(l, b), b->id,
+			      qfd_setreq_who(l, a));
+			continue;
+		}
 		rd->line = b->line;
 		bad_line(rd, "%s '%s' (%u) is also on line %u", qfd_type_name(type),
 			 qfd_setreq_who(l, b), b->id, a->line);
 	}
 	free(s);
-	return 0;
+	return ndup ? -EEXIST : 0;
+}
+
+int qfd_setlist_check_duplicates(struct qfd_setlist *l, int type)
+{
+	return check_duplicates(l, NULL, type);
 }
 
 int qfd_batch_read(struct qfd_setlist *l, FILE *f, const char *name, int type)
@@ -306,6 +316,8 @@ int qfd_batch_read(struct qfd_setlist *l, FILE *f, const char *name, int type)
 	}
 	if (!rc)
 		rc = check_duplicates(l, &rd, type);
+	if (rc == -EEXIST)
+		rc = 0;		/* counted in rd.nbad */
 	if (rc == -ENOMEM) {
 		warnx("%s: out of memory", name);
 		return rc;
@@ -315,6 +327,12 @@ int qfd_batch_read(struct qfd_setlist *l, FILE *f, const char *name, int type)
 	if (rd.nbad) {
 		warnx("%s: %zu bad line%s: nothing was changed", name, rd.nbad,
 		      rd.nbad == 1 ? "" : "s");
+		return -EINVAL;
+	}
+	/* a run that would set nothing is a mistake, not a success */
+	if (!l->n) {
+		warnx("%s: no limits in it (only blank lines and comments): nothing was changed",
+		      name);
 		return -EINVAL;
 	}
 	return 0;

@@ -64,9 +64,17 @@ struct qfd_setreq *qfd_setlist_add(struct qfd_setlist *l, const char *who,
  * Read a batch file: parse every line, resolve every WHO and refuse an id
  * named twice.  Each bad line is reported as "FILE:LINE: what is wrong"
  * (the first few of them, then a count).  Returns 0, -EINVAL when any line
- * was bad, or another -errno for a read error (reported).
+ * was bad or no line set anything, or another -errno for a read error
+ * (reported).
  */
 int qfd_batch_read(struct qfd_setlist *l, FILE *f, const char *name, int type);
+
+/*
+ * Refuse an id requested twice on the command line (a name and its number,
+ * or one name twice): each is reported in one line.  Returns 0, -EEXIST or
+ * -ENOMEM.
+ */
+int qfd_setlist_check_duplicates(struct qfd_setlist *l, int type);
 
 /* Print "FILE:LINE: " before a message about r, or nothing for argv. */
 void qfd_setreq_warn(const struct qfd_setlist *l, const struct qfd_setreq *r,
@@ -78,7 +86,5 @@ void qfd_setlist_free(struct qfd_setlist *l);
 int qfd_parse_limit(int lim, const char *s, uint64_t *v);
 /* "not a size (examples: ...)" for a failed qfd_parse_limit(). */
 const char *qfd_limit_strerror(int lim, int rc);
-/* "space soft limit", for messages. */
-const char *qfd_limit_desc(int lim);
 
 #endif

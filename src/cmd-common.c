@@ -11,15 +11,28 @@
 #include "mnt.h"
 #include "quota.h"
 
-void qfd_cmd_help(const char *name, const char *options)
+void qfd_cmd_help(const char *name, const char *options, const char *notes)
 {
 	const struct qfd_cmd *cmd = qfd_find_cmd(name);
 
+	/* -h with the other options, the notes after all of them */
 	printf("Usage: qfd %s %s\n\n%c%s.\n\nOptions:\n%s"
-	       "  -h, --help           show this help\n\n"
+	       "  -h, --help           show this help\n%s%s\n"
 	       "See qfd(8) for details and examples.\n",
 	       cmd->name, cmd->args, cmd->summary[0] - 'a' + 'A',
-	       cmd->summary + 1, options);
+	       cmd->summary + 1, options, notes ? "\n" : "",
+	       notes ? notes : "");
+}
+
+int qfd_exit_merge(int a, int b)
+{
+	static const int rank[] = {
+		[QFD_EXIT_OK] = 0, [QFD_EXIT_CHANGED] = 1,
+		[QFD_EXIT_FAILURE] = 2, [QFD_EXIT_OVER] = 3,
+		[QFD_EXIT_USAGE] = 4,
+	};
+
+	return rank[a] >= rank[b] ? a : b;
 }
 
 bool qfd_targets_ok(const char *cmd, bool all, int npaths)

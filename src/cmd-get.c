@@ -27,6 +27,7 @@ struct who {
 static int add_own(struct who **v, size_t *n, int type)
 {
 	gid_t *groups = NULL;
+	struct who *nv;
 	int ng, i;
 
 	if (type == QFD_PRJ)
@@ -43,11 +44,12 @@ static int add_own(struct who **v, size_t *n, int type)
 			return -errno;
 		}
 	}
-	*v = realloc(*v, (*n + (size_t)ng + 1) * sizeof(**v));
-	if (!*v) {
+	nv = reallocarray(*v, *n + (size_t)ng + 1, sizeof(**v));
+	if (!nv) {
 		free(groups);
-		return -ENOMEM;
+		return -ENOMEM;	/* *v is still the caller's to free */
 	}
+	*v = nv;
 	(*v)[(*n)++] = (struct who){ type, type == QFD_USR ? getuid() : getgid() };
 	for (i = 0; i < ng; i++)
 		if (groups[i] != getgid())
@@ -67,7 +69,7 @@ int cmd_get(int argc, char **argv)
 	struct qfd_outopts oo = { 0 };
 	struct qfd_val vals[QCOL_NCOLS];
 	unsigned int types = 0;
-	struct who *who = NULL;
+	struct who *who = NULL, *nw;
 	struct qfd_out *out = NULL;
 	bool numeric = false;
 	size_t nwho = 0, i;
@@ -87,8 +89,8 @@ int cmd_get(int argc, char **argv)
 		case 'h':
 			qfd_cmd_help("get", QFD_TYPE_HELP
 				     "  -N, --numeric        do not resolve ids to names\n"
-				     QFD_OUT_HELP
-				     "\nWHO is a name, a number, or #NUMBER for a number that is also a name.\n"
+				     QFD_OUT_HELP,
+				     "WHO is a name, a number, or #NUMBER for a number that is also a name.\n"
 				     "Without WHO: your own user, or all your groups with -g.\n");
 			return QFD_EXIT_OK;
 		default:
@@ -126,9 +128,12 @@ int cmd_get(int argc, char **argv)
 			}
 			continue;
 		}
-		who = realloc(who, (nwho + (size_t)(argc - optind)) * sizeof(*who));
-		if (!who)
+		nw = reallocarray(who, nwho + (size_t)(argc - optind), sizeof(*who));
+		if (!nw) {
+			free(who);
 			errx(QFD_EXIT_FAILURE, "out of memory");
+		}
+		who = nw;
 		for (i = (size_t)optind + 1; i < (size_t)argc; i++) {
 			who[nwho].type = t;
 			err = qfd_id_parse(t, argv[i], &who[nwho].id);
@@ -142,10 +147,11 @@ int cmd_get(int argc, char **argv)
 	}
 
 	out = qfd_out_new("quotas", qfd_quota_cols, QCOL_NCOLS, &oo);
-	if (!out || qfd_fs_open(argv[optind], &fs)) {
+	err = out ? qfd_fs_open(argv[optind], &fs) : 0;
+	if (!out || err) {
 		free(who);
 		qfd_out_free(out);
-		return QFD_EXIT_USAGE;
+		return out ? qfd_fs_open_exit(err) : QFD_EXIT_USAGE;
 	}
 	now = time(NULL);
 	for (i = 0; i < nwho; i++) {

@@ -85,7 +85,7 @@ static int run(int argc, char **argv, enum action act)
 		case 'h':
 			qfd_cmd_help(name, QFD_TYPE_HELP
 				     "  -a, --all            every mounted filesystem with quotas\n"
-				     "  -v, --verbose        say what was done\n");
+				     "  -v, --verbose        say what was done\n", NULL);
 			return QFD_EXIT_OK;
 		default:
 			qfd_usage_hint(name);

@@ -9,16 +9,21 @@
  * so one code path serves both.  These are not quota calls, which is why
  * they are here and not in quota.c.
  *
- * The walk uses openat() from the directory being read, never a path
- * re-resolved from the top, does not follow symbolic links and stays on the
- * filesystem it started on: a tree is assigned, not whatever it links to
- * or has mounted inside it.  The inherit flag is set on directories only:
- * on files both filesystems ignore it.
+ * The walk is fts(3)'s, physical (symbolic links are not followed) and on
+ * one filesystem (FTS_XDEV): a tree is assigned, not whatever it links to
+ * or has mounted inside it.  fts changes into each directory and names
+ * its entries relative to it, checking on the way back up that ".." is
+ * the directory it came from, so an entry is never re-resolved from the
+ * top and no depth needs a descriptor per level (the hand-written walk
+ * before it ran out of descriptors near depth 1019).  Each entry is opened
+ * with O_NOFOLLOW and compared with what fts saw before it is changed.
+ * The inherit flag is set on directories only: on files both filesystems
+ * ignore it.
  */
-#include <dirent.h>
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <fts.h>
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
@@ -63,8 +68,7 @@ struct walk {
 	bool recursive;
 	uint32_t projid;	/* set: the project; clear: 0 */
 	dev_t dev;		/* the walk stays on this filesystem */
-	char *path;		/* of the inode being visited, for messages */
-	size_t len, cap;
+	const char *path;	/* of the inode being visited, for messages */
 	size_t nchanged, nunchanged;
 	bool failed;
 	struct qfd_out *out;	/* show */
@@ -79,8 +83,11 @@ static void help(void)
 		     "                       links, not crossing into other filesystems)\n"
 		     "  -q, --quiet          set, clear: print nothing but errors\n"
 		     "      --exit-changed   set, clear: exit 4 when something was changed\n"
-		     QFD_OUT_HELP
-		     "\nActions:\n"
+		     "show only:\n"
+		     QFD_OUT_HELP_COLS
+		     "      --raw            raw output: one line per row, no alignment\n"
+		     QFD_OUT_HELP_REST,
+		     "Actions:\n"
 		     "  set DIR PROJECT      charge DIR to PROJECT and let what is created in it\n"
 		     "                       inherit it (with -r: what is already there, too)\n"
 		     "  clear DIR...         remove the project id and the inherit flag\n"
@@ -116,29 +123,6 @@ static void path_err(struct walk *w, int err, const char *op)
 		warnx("%s: cannot %s%s", w->path, op, hint);
 	else
 		warnx("%s: cannot %s: %s", w->path, op, strerror(err));
-}
-
-static int push(struct walk *w, const char *name)
-{
-	size_t n = strlen(name), need = w->len + 1 + n + 1;
-
-	if (need > w->cap) {
-		size_t nc = w->cap ? w->cap * 2 : 256;
-		char *p;
-
-		while (nc < need)
-			nc *= 2;
-		p = realloc(w->path, nc);
-		if (!p)
-			return -ENOMEM;
-		w->path = p;
-		w->cap = nc;
-	}
-	if (w->len && w->path[w->len - 1] != '/')
-		w->path[w->len++] = '/';
-	memcpy(w->path + w->len, name, n + 1);
-	w->len += n;
-	return 0;
 }
 
 static int show_row(struct walk *w, const struct stat *st,
@@ -205,122 +189,110 @@ static int visit(struct walk *w, int fd, const struct stat *st)
 	return 0;
 }
 
-static int walk_dir(struct walk *w, int dfd);
-
-/* An entry of the directory dfd, already named in w->path. */
-static int walk_entry(struct walk *w, int dfd, const char *name,
-		      unsigned char dtype)
+/*
+ * The entry fts stands on, opened relative to the directory fts is in:
+ * not through a symbolic link, never blocking on whatever replaced it, and
+ * only if it is still the inode fts saw.  Visited; returns 0 or -ENOMEM.
+ */
+static int visit_entry(struct walk *w, FTSENT *e, bool follow)
 {
-	struct stat st, ost;
+	struct stat st;
 	int fd, rc;
 
-	/* what is certainly neither a file nor a directory is not opened */
-	if (dtype != DT_UNKNOWN && dtype != DT_REG && dtype != DT_DIR)
-		return 0;
-	if (fstatat(dfd, name, &st, AT_SYMLINK_NOFOLLOW)) {
-		path_err(w, errno, "read");
-		return 0;
-	}
-	if ((!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) || st.st_dev != w->dev)
-		return 0;
-	/* O_NONBLOCK, O_NOFOLLOW: whatever replaced it since, never hang */
-	fd = openat(dfd, name, O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_NOCTTY |
-		    O_CLOEXEC);
+	fd = open(e->fts_accpath, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
+		  (follow ? 0 : O_NOFOLLOW));
 	if (fd < 0) {
 		path_err(w, errno, "open");
 		return 0;
 	}
-	if (fstat(fd, &ost) || ost.st_ino != st.st_ino || ost.st_dev != st.st_dev) {
-		close(fd);
-		return 0;	/* replaced while we looked: not what we saw */
+	if (fstat(fd, &st)) {
+		path_err(w, errno, "read");
+		rc = 0;
+	} else if (st.st_ino != e->fts_statp->st_ino ||
+		   st.st_dev != e->fts_statp->st_dev) {
+		rc = 0;		/* replaced while we looked: not what we saw */
+	} else {
+		rc = visit(w, fd, &st);
 	}
-	rc = visit(w, fd, &ost);
-	if (rc || !S_ISDIR(ost.st_mode)) {
-		close(fd);
-		return rc;
-	}
-	return walk_dir(w, fd);
-}
-
-/* Everything in the directory fd, which this closes. */
-static int walk_dir(struct walk *w, int fd)
-{
-	size_t len = w->len;
-	struct dirent *de;
-	DIR *d;
-	int rc = 0;
-
-	d = fdopendir(fd);
-	if (!d) {
-		path_err(w, errno, "read the directory");
-		close(fd);
-		return 0;
-	}
-	for (;;) {
-		errno = 0;
-		de = readdir(d);
-		if (!de) {
-			if (errno)
-				path_err(w, errno, "read the directory");
-			break;
-		}
-		if (!strcmp(de->d_name, ".") || !strcmp(de->d_name, ".."))
-			continue;
-		rc = push(w, de->d_name);
-		if (!rc)
-			rc = walk_entry(w, dirfd(d), de->d_name, de->d_type);
-		w->len = len;
-		w->path[len] = '\0';
-		if (rc)
-			break;
-	}
-	closedir(d);
+	close(fd);
 	return rc;
 }
 
-/* A path named on the command line. */
+/* What is named on the command line must be a file or a directory. */
+static void top_err(struct walk *w, const FTSENT *e)
+{
+	w->failed = true;
+	if (e->fts_info == FTS_SL || e->fts_info == FTS_SLNONE)
+		warnx("%s: is a symbolic link: name the directory it points to",
+		      e->fts_path);
+	else
+		warnx("%s: not a regular file or a directory: only those have a project",
+		      e->fts_path);
+}
+
+/* One entry of the walk; returns 0 or -ENOMEM. */
+static int walk_entry(struct walk *w, FTS *fts, FTSENT *e)
+{
+	bool top = e->fts_level == FTS_ROOTLEVEL;
+
+	w->path = e->fts_path;
+	switch (e->fts_info) {
+	case FTS_DP:
+	case FTS_DC:
+		return 0;	/* after its entries; a loop (bind mounts) */
+	case FTS_DNR:
+	case FTS_ERR:
+	case FTS_NS:
+		path_err(w, e->fts_errno, e->fts_info == FTS_DNR ?
+			 "read the directory" : top ? "open" : "read");
+		return 0;
+	case FTS_D:
+	case FTS_F:
+		break;
+	default:
+		/* links, devices, sockets below the top are not ours */
+		if (top)
+			top_err(w, e);
+		return 0;
+	}
+	if (top)
+		w->dev = e->fts_statp->st_dev;
+	else if (e->fts_statp->st_dev != w->dev) {
+		fts_set(fts, e, FTS_SKIP);
+		return 0;
+	}
+	if (e->fts_info == FTS_D && !w->recursive)
+		fts_set(fts, e, FTS_SKIP);
+	/* show takes what a named link points to; set and clear refuse it */
+	return visit_entry(w, e, top && w->act == ACT_SHOW);
+}
+
+/* A path named on the command line, and with -r everything below it. */
 static int walk_top(struct walk *w, const char *path)
 {
-	/* set and clear take what is named, not what a link points to */
-	int flags = O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-		    (w->act == ACT_SHOW ? 0 : O_NOFOLLOW);
-	struct stat st;
-	int fd, rc;
+	char *const paths[] = { (char *)path, NULL };
+	int opts = FTS_PHYSICAL | FTS_XDEV |
+		   (w->act == ACT_SHOW ? FTS_COMFOLLOW : 0);
+	FTSENT *e;
+	FTS *fts;
+	int rc = 0;
 
-	w->len = 0;
-	rc = push(w, path);
-	if (rc)
-		return rc;
-	fd = open(path, flags);
-	if (fd < 0) {
-		if (errno == ELOOP && (flags & O_NOFOLLOW)) {
-			warnx("%s: is a symbolic link: name the directory it points to",
-			      path);
-			w->failed = true;
-		} else {
-			path_err(w, errno, "open");
-		}
-		return 0;
+	fts = fts_open(paths, opts, NULL);
+	if (!fts)
+		return -errno;
+	while (!rc) {
+		errno = 0;	/* fts_read() ends with NULL, and errno on error */
+		e = fts_read(fts);
+		if (!e)
+			break;
+		rc = walk_entry(w, fts, e);
 	}
-	if (fstat(fd, &st)) {
-		path_err(w, errno, "read");
-		close(fd);
-		return 0;
+	if (!rc && errno) {
+		w->path = path;
+		path_err(w, errno, "walk");
 	}
-	if (!S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-		warnx("%s: not a regular file or a directory: only those have a project",
-		      path);
-		w->failed = true;
-		close(fd);
-		return 0;
-	}
-	w->dev = st.st_dev;
-	rc = visit(w, fd, &st);
-	if (rc || !w->recursive || !S_ISDIR(st.st_mode)) {
-		close(fd);
-		return rc;
-	}
-	return walk_dir(w, fd);
+	fts_close(fts);
+	return rc;
 }
 
 static void summary(const struct walk *w, const char *path, const char *who)
@@ -350,6 +322,7 @@ int cmd_project(int argc, char **argv)
 		{ "noheadings", no_argument, NULL, 'n' },
 		{ "output", required_argument, NULL, 'o' },
 		{ "list-columns", no_argument, NULL, 'H' },
+		{ "sort", required_argument, NULL, QFD_OPT_SORT },
 		{ NULL, 0, NULL, 0 }
 	};
 	struct qfd_outopts oo = { 0 };
@@ -378,6 +351,7 @@ int cmd_project(int argc, char **argv)
 		QFD_USAGE_ERR("project", "unknown action '%s': set, clear or show", act);
 	argc--;
 	argv++;
+	argv[0] = program_invocation_short_name;	/* for getopt's messages */
 	optind = 0;
 	while ((c = getopt_long(argc, argv, "rqbJno:Hh", opts, NULL)) != -1) {
 		if (c != 'r' && qfd_outopt(&oo, c == OPT_RAW ? 'r' : c, optarg)) {
@@ -461,11 +435,10 @@ int cmd_project(int argc, char **argv)
 		rc = QFD_EXIT_FAILURE;
 	if (w.failed)
 		rc = QFD_EXIT_FAILURE;
-	if (!rc && exit_changed && changed)
-		rc = QFD_EXIT_CHANGED;
+	if (exit_changed && changed)
+		rc = qfd_exit_merge(rc, QFD_EXIT_CHANGED);
 	for (i = 0; i < w.nstrs; i++)
 		free(w.strs[i]);
 	free(w.strs);
-	free(w.path);
 	return rc;
 }

@@ -110,8 +110,8 @@ int cmd_report(int argc, char **argv)
 				     "  -N, --numeric        do not resolve ids to names\n"
 				     "      --over soft|hard only ids past their soft (or hard) limits;\n"
 				     "                       exit 3 when there are any\n"
-				     QFD_OUT_HELP
-				     "\nWithout -u, -g or -p: every quota type the filesystem accounts.\n");
+				     QFD_OUT_HELP,
+				     "Without -u, -g or -p: every quota type the filesystem accounts.\n");
 			return QFD_EXIT_OK;
 		default:
 			qfd_usage_hint("report");
@@ -167,7 +167,7 @@ int cmd_report(int argc, char **argv)
 	if (out && qfd_out_print(out))
 		rc = QFD_EXIT_FAILURE;
 	qfd_fs_free_list(fss, nfs);
-	if (!rc && r.nover)
-		rc = QFD_EXIT_OVER;
+	if (r.nover)
+		rc = qfd_exit_merge(rc, QFD_EXIT_OVER);
 	return rc;
 }

@@ -148,11 +148,13 @@ static void help(void)
 		     "  -n, --dry-run        check and show what would change, write nothing\n"
 		     "  -q, --quiet          print nothing but errors\n"
 		     "  -b, --bytes          show sizes in bytes\n"
-		     "      --exit-changed   exit 4 when something was changed, 0 when not\n"
-		     "\nSIZE: 500M, 1.5G, 2TiB (K, M, G... are 1024-based; KB, MB... 1000-based);\n"
+		     "      --exit-changed   exit 4 when something was changed, 0 when not\n",
+		     "SIZE: 500M, 1.5G, 2TiB (K, M, G... are 1024-based; KB, MB... 1000-based);\n"
 		     "the kernel keeps space limits in KiB, so sizes round up to a KiB.\n"
 		     "N: 1000, 10k, 2.5m (decimal).  0 removes a limit.\n"
-		     "T: 90s, 15m, 12h, 7d, 2w, 1d12h, or seconds.\n"
+		     "T: 90s, 15m, 12h, 7d, 2w, 1d12h, or seconds; 0 to 4294967295 s (136 years).\n"
+		     "A grace period of 0: no grace on ext4 (a soft limit acts as a hard one);\n"
+		     "on XFS the same until the next mount, which reads 0 as 7 days.\n"
 		     "PATH alone with --grace-space/--grace-files sets only the grace periods.\n");
 }
 
@@ -215,11 +217,13 @@ static int parse_opts(struct setcmd *s, int argc, char **argv)
 			i = c == OPT_GRACE_FILES;
 			dur = c == OPT_GRACE_TIME ? &s->timer_len : &s->grace[i];
 			rc = qfd_parse_duration(optarg, dur);
+			if (!rc && *dur > QFD_GRACE_MAX)
+				rc = -ERANGE;
 			if (rc)
 				QFD_USAGE_ERR("set", "%s '%s': %s", c == OPT_GRACE_TIME ?
 					      "--grace-time" : i ? "--grace-files" :
 					      "--grace-space", optarg,
-					      rc == -ERANGE ? "too long" :
+					      rc == -ERANGE ? "too long: the kernel keeps at most 4294967295 seconds (about 136 years)" :
 					      "not a duration (examples: 90s, 15m, 12h, 7d, 2w, 1d12h)");
 			if (c == OPT_GRACE_TIME)
 				s->timer_mode = TIMER_SET;
@@ -322,7 +326,10 @@ static int resolve(struct setcmd *s, char **who, int nwho)
 		memcpy(r->lim, s->want, sizeof(r->lim));
 		r->asked = (uint8_t)s->want_mask;
 	}
-	return 0;
+	rc = qfd_setlist_check_duplicates(&s->list, s->type);
+	if (rc == -ENOMEM)
+		errx(QFD_EXIT_FAILURE, "out of memory");
+	return rc ? QFD_EXIT_USAGE : 0;
 }
 
 static int read_batch(struct setcmd *s)
@@ -519,8 +526,9 @@ static int run(struct setcmd *s, int argc, char **argv)
 	rc = s->batch ? read_batch(s) : resolve(s, argv + optind + 1, nwho);
 	if (rc)
 		return rc;
-	if (qfd_fs_open(argv[optind], &s->fs))
-		return QFD_EXIT_USAGE;
+	rc = qfd_fs_open(argv[optind], &s->fs);
+	if (rc)
+		return qfd_fs_open_exit(rc);
 	s->now = time(NULL);
 	s->unit = qf_limit_unit(&s->fs);
 
@@ -559,8 +567,8 @@ static int run(struct setcmd *s, int argc, char **argv)
 	for (n = 0; n < s->list.n; n++)
 		if (apply_one(s, &s->list.v[n]))
 			rc = QFD_EXIT_FAILURE;
-	if (!rc && s->exit_changed && s->nchanged)
-		rc = QFD_EXIT_CHANGED;
+	if (s->exit_changed && s->nchanged)
+		rc = qfd_exit_merge(rc, QFD_EXIT_CHANGED);
 	return rc;
 }
 

@@ -103,7 +103,7 @@ int cmd_state(int argc, char **argv)
 		case 'h':
 			qfd_cmd_help("state", QFD_TYPE_HELP
 				     "  -a, --all            every mounted filesystem with quotas\n"
-				     QFD_OUT_HELP);
+				     QFD_OUT_HELP, NULL);
 			return QFD_EXIT_OK;
 		default:
 			qfd_usage_hint("state");

@@ -23,8 +23,11 @@ int cmd_project(int argc, char **argv);
 
 const struct qfd_cmd *qfd_find_cmd(const char *name);
 
-/* "Usage: qfd NAME ARGS", the summary, then the command's option text. */
-void qfd_cmd_help(const char *name, const char *options);
+/*
+ * "Usage: qfd NAME ARGS", the summary, the command's options (with -h
+ * added last), then its notes (NULL: none).
+ */
+void qfd_cmd_help(const char *name, const char *options, const char *notes);
 
 #define QFD_TYPE_SHORTOPTS	"ugp"
 #define QFD_TYPE_LONGOPTS \

@@ -3,6 +3,7 @@
  * Name <-> id resolution with a per-type cache.
  */
 #include <ctype.h>
+#include <err.h>
 #include <errno.h>
 #include <grp.h>
 #include <pwd.h>
@@ -28,6 +29,15 @@ struct table {
 };
 
 static struct table tables[QFD_NTYPES];
+
+const char *qfd_type_name(int type)
+{
+	static const char *const names[QFD_NTYPES] = {
+		[QFD_USR] = "user", [QFD_GRP] = "group", [QFD_PRJ] = "project",
+	};
+
+	return type >= 0 && type < QFD_NTYPES ? names[type] : "unknown";
+}
 
 static int add(struct table *t, uint32_t id, const char *name)
 {
@@ -69,30 +79,98 @@ static int cmp_name(const void *a, const void *b)
 	return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* "name:id[:...]" lines; '#' starts a comment. */
+int qfd_projid_line(char *line, const char **name, uint32_t *id)
+{
+	char *colon, *end;
+	unsigned long v;
+
+	if (line[0] == '#' || !(colon = strchr(line, ':')))
+		return -EINVAL;
+	*colon = '\0';
+	/* strtoul would take " 12", "+12" and "-1" (as ULONG_MAX) */
+	if (colon[1] < '0' || colon[1] > '9')
+		return -EINVAL;
+	errno = 0;
+	v = strtoul(colon + 1, &end, 10);
+	if (errno || v > UINT32_MAX || (*end && *end != ':' && *end != '\n'))
+		return -EINVAL;
+	*name = line;
+	*id = (uint32_t)v;
+	return 0;
+}
+
 static void load_projid(struct table *t)
 {
 	FILE *f = fopen(QFD_PROJID_FILE, "re");
-	char *line = NULL, *colon, *end;
+	const char *name;
+	char *line = NULL;
 	size_t cap = 0;
-	unsigned long v;
+	uint32_t id;
 
 	if (!f)
 		return;
 	while (getline(&line, &cap, f) > 0) {
-		if (line[0] == '#' || !(colon = strchr(line, ':')))
+		if (qfd_projid_line(line, &name, &id))
 			continue;
-		*colon = '\0';
-		errno = 0;
-		v = strtoul(colon + 1, &end, 10);
-		if (errno || end == colon + 1 || v > UINT32_MAX ||
-		    (*end && *end != ':' && *end != '\n'))
-			continue;
-		if (add(t, (uint32_t)v, line))
+		if (add(t, id, name))
 			break;
 	}
 	free(line);
 	fclose(f);
+}
+
+/*
+ * getpwent() and getgrent() end with NULL both at the end and on an error
+ * (an NSS source that failed): only errno tells them apart.  Names are
+ * shown and resolved without the entries missed, so say so once.
+ */
+static void enum_failed(const char *db, int err)
+{
+	if (err && err != ENOENT)
+		warnx("cannot read the %s database: %s: some names may be missing",
+		      db, strerror(err));
+}
+
+static void load_users(struct table *t)
+{
+	struct passwd *pw;
+	int err;
+
+	setpwent();
+	for (;;) {
+		errno = 0;
+		pw = getpwent();
+		if (!pw)
+			break;
+		if (add(t, pw->pw_uid, pw->pw_name)) {
+			errno = ENOMEM;
+			break;
+		}
+	}
+	err = errno;
+	endpwent();
+	enum_failed("user", err);
+}
+
+static void load_groups(struct table *t)
+{
+	struct group *gr;
+	int err;
+
+	setgrent();
+	for (;;) {
+		errno = 0;
+		gr = getgrent();
+		if (!gr)
+			break;
+		if (add(t, gr->gr_gid, gr->gr_name)) {
+			errno = ENOMEM;
+			break;
+		}
+	}
+	err = errno;
+	endgrent();
+	enum_failed("group", err);
 }
 
 static struct table *load(int type)
@@ -103,25 +181,12 @@ static struct table *load(int type)
 	if (t->loaded)
 		return t;
 	t->loaded = true;
-	if (type == QFD_USR) {
-		struct passwd *pw;
-
-		setpwent();
-		while ((pw = getpwent()))
-			if (add(t, pw->pw_uid, pw->pw_name))
-				break;
-		endpwent();
-	} else if (type == QFD_GRP) {
-		struct group *gr;
-
-		setgrent();
-		while ((gr = getgrent()))
-			if (add(t, gr->gr_gid, gr->gr_name))
-				break;
-		endgrent();
-	} else {
+	if (type == QFD_USR)
+		load_users(t);
+	else if (type == QFD_GRP)
+		load_groups(t);
+	else
 		load_projid(t);
-	}
 	if (t->n)
 		qsort(t->byid, t->n, sizeof(*t->byid), cmp_id);
 	t->byname = malloc((t->n ? t->n : 1) * sizeof(*t->byname));
@@ -258,8 +323,12 @@ const char *qfd_id_strerror(int type, const char *who, int rc, char *buf,
 			 who, kind, who);
 		break;
 	default:
-		snprintf(buf, len, "invalid %s '%s': give a name or a number",
-			 kind, who);
+		if (who[0] == '#')
+			snprintf(buf, len, "invalid %s id '%s': '#' takes a number (0 to 4294967294)",
+				 kind, who);
+		else
+			snprintf(buf, len, "invalid %s '%s': give a name or a number",
+				 kind, who);
 	}
 	return buf;
 }

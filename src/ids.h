@@ -26,6 +26,12 @@ const char *qfd_id_strerror(int type, const char *who, int rc, char *buf,
 /* The name of id, or NULL when it has none. */
 const char *qfd_id_name(int type, uint32_t id);
 
+/*
+ * One line of /etc/projid, "name:id[:...]", split in place: 0, or -EINVAL
+ * for a comment or a line that is not of that form (skipped).
+ */
+int qfd_projid_line(char *line, const char **name, uint32_t *id);
+
 void qfd_ids_free(void);
 
 #endif

@@ -147,6 +147,11 @@ int qfd_fs_open(const char *path, struct qfd_fs *q)
 	return fs_open(path, q, false);
 }
 
+int qfd_fs_open_exit(int rc)
+{
+	return rc == -EACCES || rc == -EPERM ? QFD_EXIT_FAILURE : QFD_EXIT_USAGE;
+}
+
 void qfd_fs_close(struct qfd_fs *q)
 {
 	if (q->fd >= 0)
@@ -186,7 +191,7 @@ int qfd_fs_open_list(char **paths, int npaths, bool all,
 	struct libmnt_fs *fs;
 	struct qfd_fs *v, q;
 	size_t n = 0;
-	int i;
+	int i, rc;
 
 	*fss = NULL;
 	*nfs = 0;
@@ -214,9 +219,9 @@ int qfd_fs_open_list(char **paths, int npaths, bool all,
 			/* a mount we cannot open is not ours to report */
 			if (fs_open(mnt_fs_get_target(fs), &q, true))
 				continue;
-		} else if (qfd_fs_open(paths[i], &q)) {
+		} else if ((rc = qfd_fs_open(paths[i], &q))) {
 			qfd_fs_free_list(v, n);
-			return QFD_EXIT_USAGE;
+			return qfd_fs_open_exit(rc);
 		}
 		if (seen(v, n, q.dev)) {
 			qfd_fs_close(&q);

@@ -25,6 +25,11 @@ struct qfd_fs {
  * path and returns -errno.
  */
 int qfd_fs_open(const char *path, struct qfd_fs *fs);
+/*
+ * The exit status for a failed qfd_fs_open(): 1 when the system refused
+ * (permission denied on the path), 2 for a path that is wrong.
+ */
+int qfd_fs_open_exit(int rc);
 void qfd_fs_close(struct qfd_fs *fs);
 
 /*

@@ -2,7 +2,6 @@
 /*
  * Column tables through libsmartcols, as lsblk(8) and findmnt(8) print them.
  */
-#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -10,7 +9,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <unistd.h>
 #include <libsmartcols.h>
 
@@ -75,6 +73,8 @@ bool qfd_outopt(struct qfd_outopts *o, int c, const char *arg)
 	default:
 		return false;
 	}
+	if (c == 'J' || c == 'r' || c == QFD_OPT_CSV)
+		o->formats |= 1u << o->format;
 	return true;
 }
 
@@ -85,7 +85,7 @@ static int find_col(const struct qfd_col *cols, size_t ncols, const char *name,
 
 	for (i = 0; i < ncols; i++)
 		if (strlen(cols[i].name) == len &&
-		    !strncasecmp(cols[i].name, name, len))
+		    qfd_ascii_caseeq(cols[i].name, name, len))
 			return (int)i;
 	return -1;
 }
@@ -145,6 +145,12 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 	out->cols = cols;
 	out->ncols = ncols;
 	out->o = *o;
+	/* the last one winning would hide a slip in a script: refuse */
+	if (o->formats & (o->formats - 1)) {
+		warnx("-J, -r and --csv exclude each other: choose one output format");
+		free(out);
+		return NULL;
+	}
 	if (choose_columns(out)) {
 		free(out);
 		return NULL;
@@ -251,7 +257,7 @@ static void json_key(const char *name, FILE *f)
 
 	putc('"', f);
 	for (p = name; *p; p++)
-		putc(tolower((unsigned char)*p), f);
+		putc(qfd_ascii_lower(*p), f);
 	fputs("\": ", f);
 }
 
@@ -479,6 +485,9 @@ static int cmp_rows(const void *a, const void *b)
 
 static void sort_rows(struct qfd_out *out)
 {
+	/* no rows: no array either, and qsort(NULL, 0) is undefined */
+	if (out->nrows < 2)
+		return;
 	sorting = out;
 	qsort(out->rows, out->nrows, out->stride * sizeof(*out->rows), cmp_rows);
 	sorting = NULL;

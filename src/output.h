@@ -57,6 +57,7 @@ enum qfd_format {
 /* What the output options of a command asked for. */
 struct qfd_outopts {
 	enum qfd_format format;
+	unsigned int formats;	/* each format asked for: 1 << QFD_FMT_* */
 	bool bytes;		/* -b */
 	bool noheadings;	/* -n */
 	const char *columns;	/* -o LIST or +LIST */
@@ -79,16 +80,19 @@ enum { QFD_OPT_CSV = 0x100, QFD_OPT_SORT };
 	{ "output", required_argument, NULL, 'o' }, \
 	{ "sort", required_argument, NULL, QFD_OPT_SORT }, \
 	{ "list-columns", no_argument, NULL, 'H' }
-#define QFD_OUT_HELP \
+/* The help lines of the output options; QFD_OUT_HELP is all of them. */
+#define QFD_OUT_HELP_COLS \
 	"  -o, --output LIST    columns to print (+LIST adds to the default)\n" \
 	"  -H, --list-columns   list the columns and what they mean\n" \
 	"  -b, --bytes          sizes in bytes, not human units\n" \
-	"  -J, --json           JSON (sizes in bytes, times in seconds)\n" \
-	"  -r, --raw            raw output: one line per row, no alignment\n" \
+	"  -J, --json           JSON (sizes in bytes, times in seconds)\n"
+#define QFD_OUT_HELP_RAW \
+	"  -r, --raw            raw output: one line per row, no alignment\n"
+#define QFD_OUT_HELP_REST \
 	"      --csv            comma-separated values, quoted where needed\n" \
 	"  -n, --noheadings     no heading line\n" \
 	"      --sort COL       sort rows by COL (numbers by value, largest last)\n"
-
+#define QFD_OUT_HELP	QFD_OUT_HELP_COLS QFD_OUT_HELP_RAW QFD_OUT_HELP_REST
 
 /* Returns true when c was one of the output options. */
 bool qfd_outopt(struct qfd_outopts *o, int c, const char *arg);
@@ -97,8 +101,8 @@ struct qfd_out;
 
 /*
  * A table named name ("quotas": the JSON key of the row array) with the
- * given columns.  Returns NULL after printing one line when -o names an
- * unknown column.
+ * given columns.  Returns NULL after printing one line when -o or --sort
+ * names an unknown column, or when two output formats were asked for.
  */
 struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 			    size_t ncols, const struct qfd_outopts *o);

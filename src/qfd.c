@@ -39,15 +39,6 @@ static const struct qfd_cmd commands[] = {
 	  "assign directory trees to projects, for project quotas" },
 };
 
-const char *qfd_type_name(int type)
-{
-	static const char *const names[QFD_NTYPES] = {
-		[QFD_USR] = "user", [QFD_GRP] = "group", [QFD_PRJ] = "project",
-	};
-
-	return type >= 0 && type < QFD_NTYPES ? names[type] : "unknown";
-}
-
 void qfd_usage_hint(const char *cmd)
 {
 	if (cmd)
@@ -107,6 +98,8 @@ int main(int argc, char **argv)
 	const struct qfd_cmd *cmd;
 	int c, rc;
 
+	/* getopt's messages start with argv[0]: "qfd:", as warnx() says */
+	argv[0] = program_invocation_short_name;
 	/* names are UTF-8 in most databases: let libsmartcols print them */
 	setlocale(LC_ALL, "");
 	if (getenv("QFD_DEBUG"))
@@ -141,6 +134,11 @@ int main(int argc, char **argv)
 	}
 	argc -= optind;
 	argv += optind;
+	/*
+	 * getopt names argv[0] in its messages: "qfd: unrecognized option",
+	 * as warnx() and util-linux's tools say it, not "report: ...".
+	 */
+	argv[0] = program_invocation_short_name;
 	optind = 0;	/* restart getopt for the command's own options */
 	rc = cmd->run(argc, argv);
 	qfd_ids_free();

@@ -9,10 +9,17 @@
 #define QFD_QFD_H
 
 #include <stdbool.h>
+#include <stddef.h>
 #include <stdint.h>
 #include <stdio.h>
 
-/* Exit codes, documented in qfd(8) EXIT STATUS. */
+/*
+ * Exit codes, documented in qfd(8) EXIT STATUS.  A run that meets several
+ * exits with the first of 2, 3, 1, 4, 0 (qfd_exit_merge): a usage error
+ * means nothing was done; ids over a limit must reach cron and monitoring
+ * even when another filesystem failed (its error is on stderr); a failure
+ * outweighs "changed", which a provisioning tool would take as success.
+ */
 enum {
 	QFD_EXIT_OK = 0,
 	QFD_EXIT_FAILURE = 1,	/* the kernel or the system refused */
@@ -33,6 +40,9 @@ enum qfd_qtype {
 
 const char *qfd_type_name(int type);
 
+/* The exit status of a run that met both a and b. */
+int qfd_exit_merge(int a, int b);
+
 struct qfd_cmd {
 	const char *name;
 	int (*run)(int argc, char **argv);
@@ -50,6 +60,33 @@ void qfd_usage_hint(const char *cmd);
 		qfd_usage_hint(cmd);					\
 		return QFD_EXIT_USAGE;					\
 	} while (0)
+
+/*
+ * Column names, JSON keys and unit letters are ASCII and mean the same in
+ * every locale: tolower() and strncasecmp() follow LC_CTYPE, where in
+ * tr_TR 'I' does not lower to 'i'.
+ */
+static inline char qfd_ascii_lower(char c)
+{
+	return c >= 'A' && c <= 'Z' ? (char)(c - 'A' + 'a') : c;
+}
+
+static inline char qfd_ascii_upper(char c)
+{
+	return c >= 'a' && c <= 'z' ? (char)(c - 'a' + 'A') : c;
+}
+
+/* The first n bytes of a and b are equal, ignoring ASCII case. */
+static inline bool qfd_ascii_caseeq(const char *a, const char *b, size_t n)
+{
+	for (; n; n--, a++, b++) {
+		if (qfd_ascii_lower(*a) != qfd_ascii_lower(*b))
+			return false;
+		if (!*a)
+			break;
+	}
+	return true;
+}
 
 #define ARRAY_SIZE(a)	(sizeof(a) / sizeof((a)[0]))
 

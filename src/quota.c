@@ -27,8 +27,21 @@
 #include "qfd.h"
 #include "quota.h"
 
+/*
+ * Old libc headers lack the number.  quotactl_fd is 443 on x86, arm,
+ * arm64, riscv and most others, but not everywhere (alpha 553, ia64 1467,
+ * x32 0x40000000 + 443, mips 4443/5443/6443; kernel/README lists them):
+ * guess only where it is known to be 443, and elsewhere fail the build
+ * rather than make some other syscall.
+ */
 #ifndef SYS_quotactl_fd
-# define SYS_quotactl_fd 443	/* the same on every architecture */
+# if (defined(__x86_64__) && !defined(__ILP32__)) || defined(__i386__) || \
+     defined(__aarch64__) || defined(__arm__) || defined(__riscv) || \
+     defined(__powerpc__) || defined(__s390__) || defined(__loongarch__)
+#  define SYS_quotactl_fd 443
+# else
+#  error "SYS_quotactl_fd is unknown here: build with Linux 5.14 or later headers"
+# endif
 #endif
 
 #define BB_SHIFT	9	/* the X commands count 512-byte basic blocks */

@@ -38,6 +38,15 @@ struct qfd_state {
 	uint64_t files_grace;
 };
 
+/*
+ * The longest grace period, and the longest grace time qfd sets.  The
+ * kernel copies a grace period into 32 bits (struct qc_info) whatever the
+ * 64 of struct if_dqinfo, so 2^32 s would silently become 0; a grace time
+ * is a deadline of 40 bits (d_btimer and d_btimer_hi), which now plus this
+ * stays far below.
+ */
+#define QFD_GRACE_MAX	UINT32_MAX
+
 /* The kernel keeps block limits in 1 KiB units: limits are rounded up. */
 #define QFD_LIMIT_UNIT	1024ULL
 

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "qfd.h"
 #include "units.h"
 
 /*
@@ -92,7 +93,7 @@ int qfd_parse_size(const char *s, uint64_t *out)
 	if (rc)
 		return rc;
 	if (*p) {
-		u = strchr(unit_letters, toupper((unsigned char)*p));
+		u = strchr(unit_letters, qfd_ascii_upper(*p));
 		if (!u || !*u) {
 			if (!strcmp(p, "B") || !strcmp(p, "b"))
 				return scale(num, den, 1, false, out);
@@ -122,7 +123,7 @@ int qfd_parse_count(const char *s, uint64_t *out)
 	if (rc)
 		return rc;
 	if (*p) {
-		u = strchr(letters, tolower((unsigned char)*p));
+		u = strchr(letters, qfd_ascii_lower(*p));
 		if (!u || !*u || p[1])
 			return -EINVAL;
 		mult = pow_u64(1000, (int)(u - letters) + 1);
@@ -161,7 +162,7 @@ int qfd_parse_duration(const char *s, uint64_t *out)
 			mult = 1;	/* a bare number is seconds */
 		} else {
 			for (i = 0; i < sizeof(units) / sizeof(units[0]); i++)
-				if (tolower((unsigned char)*p) == units[i].unit)
+				if (qfd_ascii_lower(*p) == units[i].unit)
 					mult = units[i].secs;
 			if (!mult)
 				return -EINVAL;
@@ -239,14 +240,5 @@ char *qfd_format_duration(uint64_t secs, char *buf, size_t len)
 		secs %= units[i].secs;
 		shown++;
 	}
-	return buf;
-}
-
-char *qfd_format_time(time_t t, char *buf, size_t len)
-{
-	struct tm tm;
-
-	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
-		snprintf(buf, len, "%lld", (long long)t);
 	return buf;
 }

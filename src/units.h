@@ -8,7 +8,6 @@
 
 #include <stddef.h>
 #include <stdint.h>
-#include <time.h>
 
 /*
  * All parsers return 0, -EINVAL for malformed input or -ERANGE for values
@@ -30,7 +29,5 @@ char *qfd_format_size(uint64_t bytes, char *buf, size_t len);
 char *qfd_format_count(uint64_t n, char *buf, size_t len);
 /* "7d", "1d12h", "59m30s", "0s". */
 char *qfd_format_duration(uint64_t secs, char *buf, size_t len);
-/* "2026-12-03T07:30:00Z" */
-char *qfd_format_time(time_t t, char *buf, size_t len);
 
 #endif

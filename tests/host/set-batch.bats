@@ -160,3 +160,63 @@ batch_with() {
 		[[ $output == *"$o"* ]] || { echo "missing $o"; false; }
 	done
 }
+
+@test "batch: '#' and a digit is an id, and one that is not a number is a bad line, not a comment" {
+	batch_with "#1O00 10G 12G - -"
+	run "$QFD" --debug set --batch "$B/users.txt" /proc
+	[ "$status" -eq 2 ]
+	[[ $output == *"qfd: $B/users.txt:4: invalid user id '#1O00': '#' takes a number"* ]]
+	[[ $output == *"1 bad line: nothing was changed"* ]]
+	[[ $output != *"quotactl"* ]]
+	# '#' and anything else still starts a comment
+	batch_with "#bin 10G 12G - -"
+	run "$QFD" set --batch "$B/users.txt" /proc
+	[ "$status" -eq 1 ]
+	[[ $output == "qfd: /proc: "* ]]
+}
+
+@test "batch: an empty batch, or one of only comments and blanks, says so and exits 2" {
+	for content in "" "# only a comment" $'\n  \n# two\n'; do
+		printf '%s' "$content" >"$B/empty.txt"
+		run "$QFD" --debug set --batch "$B/empty.txt" /proc
+		[ "$status" -eq 2 ] || { echo "'$content': $status"; false; }
+		[ "${#lines[@]}" -eq 1 ]
+		[ "${lines[0]}" = "qfd: $B/empty.txt: no limits in it (only blank lines and comments): nothing was changed" ]
+	done
+	run "$QFD" set --batch - /proc </dev/null
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: stdin: no limits in it (only blank lines and comments): nothing was changed" ]
+}
+
+@test "set: the same id twice on the command line is refused as in a batch (exit 2, no quota call)" {
+	run "$QFD" --debug set /proc root '#0' --bhard 1M
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: user '#0' (0) is named twice (also as 'root'): name each id once" ]
+	[[ $output != *"quotactl"* ]]
+	run "$QFD" --debug set -g /proc daemon daemon --bhard 1M
+	[ "$status" -eq 2 ]
+	[[ $output == *"group 'daemon' ("*") is named twice (also as 'daemon')"* ]]
+	# different ids still reach the kernel (none on /proc: exit 1)
+	run "$QFD" set /proc root daemon --bhard 1M
+	[ "$status" -eq 1 ]
+}
+
+@test "grace periods and times past 32 bits are refused (exit 2, no quota call); the limit itself passes" {
+	for opt in --grace-space --grace-files --grace-time; do
+		for v in 4294967296 49711d 7102w 99999999999999999999; do
+			if [ "$opt" = --grace-time ]; then
+				run "$QFD" --debug set "$opt" "$v" /proc daemon
+			else
+				run "$QFD" --debug set "$opt" "$v" /proc
+			fi
+			[ "$status" -eq 2 ] || { echo "$opt $v: $status"; false; }
+			[ "${lines[0]}" = "qfd: $opt '$v': too long: the kernel keeps at most 4294967295 seconds (about 136 years)" ]
+			[[ $output != *"quotactl"* ]]
+		done
+	done
+	# the largest period is accepted and reaches the kernel (none on /proc)
+	run "$QFD" set --grace-space 4294967295 --grace-files 49710d /proc
+	[ "$status" -eq 1 ]
+	run "$QFD" set --help
+	[[ $output == *"0 to 4294967295 s (136 years)"* ]]
+}

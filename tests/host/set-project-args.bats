@@ -73,3 +73,34 @@ setup() {
 	[ "$status" -eq 0 ]
 	[[ $output == *'"path": "'"$D/sub/file"'"'* ]]
 }
+
+# show only reads (FS_IOC_FSGETXATTR), so the host's own filesystem serves.
+# A walk holding a descriptor per level ran out of them (EMFILE) at the
+# depth of the descriptor limit; fts(3) needs a few, at any depth.
+@test "project show -r walks a tree deeper than the descriptor limit" {
+	D=$BATS_TEST_TMPDIR/deep
+	mkdir -p "$D"
+	(cd "$D" && for _ in $(seq 300); do mkdir d && cd d || exit 1; done && touch f)
+	run bash -c 'ulimit -n 64 && exec "$0" project show -r -n --raw -o TYPE "$1"' "$QFD" "$D"
+	[ "$status" -eq 0 ] || { echo "${lines[0]}"; false; }
+	[ "$(grep -c '^directory$' <<<"$output")" -eq 301 ]
+	[ "$(grep -c '^file$' <<<"$output")" -eq 1 ]
+}
+
+@test "project show -r does not follow symbolic links below the top, nor leave the filesystem" {
+	D=$BATS_TEST_TMPDIR/links
+	mkdir -p "$D/sub"
+	touch "$D/sub/f"
+	ln -s /etc "$D/etc-link"
+	ln -s sub "$D/sub-link"
+	run "$QFD" project show -r -n --raw -o PATH "$D"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$(printf '%s\n' "$D" "$D/sub" "$D/sub/f")" ] || { echo "$output"; false; }
+	# a filesystem mounted below (in a private mount namespace): not entered
+	mkdir "$D/mnt"
+	run unshare -m sh -c 'mount -t tmpfs none "$1/mnt" && touch "$1/mnt/x" &&
+		"$0" project show -r -n --raw -o PATH "$1"' "$QFD" "$D"
+	[ "$status" -eq 0 ]
+	[[ $output != *"/mnt"* ]] || { echo "$output"; false; }
+	[[ $output == *"$D/sub/f"* ]]
+}
