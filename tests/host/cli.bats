@@ -4,6 +4,8 @@
 # The command line on the host: help, usage errors, bad input.  Nothing
 # here needs quotas: every case fails (or succeeds) before the first quota
 # call, or on the host's own root, whose kernel answers ESRCH or ENOSYS.
+# Only reads touch /; whatever could change limits aims at /proc (no
+# quota support, ENOSYS), so the host is never changed.
 
 setup() {
 	: "${QFD:?QFD must name the qfd binary}"
@@ -55,25 +57,25 @@ COMMANDS="get set report state project on off sync"
 
 @test "set: malformed and overflowing sizes are refused, exit 2" {
 	for bad in 10Q 99999999999999999999T -5 1.5.5M "" M 0x10 "1 M"; do
-		run "$QFD" set / root --bhard "$bad"
+		run "$QFD" set /proc root --bhard "$bad"
 		[ "$status" -eq 2 ] || { echo "accepted '$bad'"; false; }
 		[[ "${lines[0]}" == "qfd: --bhard '$bad': "* ]]
 	done
-	run "$QFD" set / root --bhard 99999999999999999999T
+	run "$QFD" set /proc root --bhard 99999999999999999999T
 	[ "${lines[0]}" = "qfd: --bhard '99999999999999999999T': too large" ]
-	run "$QFD" set / root --isoft 1.5
+	run "$QFD" set /proc root --isoft 1.5
 	[ "$status" -eq 2 ]
 	[[ "${lines[0]}" == "qfd: --isoft '1.5': not a count"* ]]
 }
 
 @test "set: unknown user, group and project are refused, exit 2" {
-	run "$QFD" set / no-such-user-qfd --bhard 1M
+	run "$QFD" set /proc no-such-user-qfd --bhard 1M
 	[ "$status" -eq 2 ]
 	[ "$output" = "qfd: unknown user 'no-such-user-qfd'" ]
-	run "$QFD" set -g / no-such-group-qfd --bhard 1M
+	run "$QFD" set -g /proc no-such-group-qfd --bhard 1M
 	[ "$status" -eq 2 ]
 	[ "$output" = "qfd: unknown group 'no-such-group-qfd'" ]
-	run "$QFD" set -p / no-such-project-qfd --bhard 1M
+	run "$QFD" set -p /proc no-such-project-qfd --bhard 1M
 	[ "$status" -eq 2 ]
 	[[ "$output" == "qfd: unknown project 'no-such-project-qfd': not in /etc/projid"* ]]
 }
@@ -88,12 +90,12 @@ COMMANDS="get set report state project on off sync"
 }
 
 @test "set: nothing to set, no WHO, two types: exit 2" {
-	run "$QFD" set / root
+	run "$QFD" set /proc root
 	[ "$status" -eq 2 ]
 	[[ "${lines[0]}" == "qfd: nothing to set: "* ]]
-	run "$QFD" set / --bhard 1M
+	run "$QFD" set /proc --bhard 1M
 	[ "$status" -eq 2 ]
-	run "$QFD" set -ug / root --bhard 1M
+	run "$QFD" set -ug /proc root --bhard 1M
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "qfd: set one quota type at a time: -u, -g or -p" ]
 }

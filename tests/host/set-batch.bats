@@ -4,8 +4,9 @@
 # 'qfd set' input checking on the host, with no VM: batch files, option
 # combinations, durations.  Everything here is refused before the first
 # quota call, which is the point: a bad batch line must cost nothing.  A
-# good batch gets as far as the host kernel, which has no quotas on / and
-# answers ESRCH or ENOSYS: exit 1, not 2.
+# good batch gets as far as the host kernel.  Every set here aims at /proc,
+# which has no quota support at all (ENOSYS, exit 1, not 2), never at /:
+# were the host's root ever quota-enabled, a test must not change it.
 #
 # Run: QFD=/path/to/src/qfd bats tests/host/set-batch.bats
 
@@ -22,7 +23,7 @@ batch_with() {
 
 @test "batch: a bad size names FILE:LINE and exits 2 before any quota call" {
 	batch_with "bin 10M 2X - -"
-	run "$QFD" --debug set --batch "$B/users.txt" /
+	run "$QFD" --debug set --batch "$B/users.txt" /proc
 	[ "$status" -eq 2 ]
 	[[ $output == *"qfd: $B/users.txt:4: space hard limit '2X': not a size"* ]]
 	[[ $output == *"1 bad line: nothing was changed"* ]]
@@ -32,40 +33,40 @@ batch_with() {
 
 @test "batch: an unknown user names FILE:LINE and exits 2" {
 	batch_with "bob 1M 2M - -"
-	run "$QFD" set --batch "$B/users.txt" /
+	run "$QFD" set --batch "$B/users.txt" /proc
 	[ "$status" -eq 2 ]
 	[[ $output == *"qfd: $B/users.txt:4: unknown user 'bob'"* ]]
 }
 
 @test "batch: a wrong field count names FILE:LINE and exits 2" {
 	batch_with "bin 1M 2M"
-	run "$QFD" set --batch "$B/users.txt" /
+	run "$QFD" set --batch "$B/users.txt" /proc
 	[ "$status" -eq 2 ]
 	[[ $output == *"$B/users.txt:4: 3 fields, expected 5: WHO BSOFT BHARD ISOFT IHARD"* ]]
 	batch_with "bin 1M 2M 3 4 5"
-	run "$QFD" set --batch "$B/users.txt" /
+	run "$QFD" set --batch "$B/users.txt" /proc
 	[ "$status" -eq 2 ]
 	[[ $output == *"users.txt:4: 6 fields, expected 5"* ]]
 }
 
 @test "batch: bad counts, a soft limit over the hard one on one line, an id twice" {
 	batch_with "bin - - 1.5 10"
-	run "$QFD" set --batch "$B/users.txt" /
+	run "$QFD" set --batch "$B/users.txt" /proc
 	[ "$status" -eq 2 ]
 	[[ $output == *"users.txt:4: files soft limit '1.5': not a count"* ]]
 	batch_with "bin 3M 2M - -"
-	run "$QFD" set --batch "$B/users.txt" /
+	run "$QFD" set --batch "$B/users.txt" /proc
 	[ "$status" -eq 2 ]
 	[[ $output == *"users.txt:4: space soft limit '3M' exceeds the space hard limit '2M'"* ]]
 	batch_with "#0 - - 1 2"
-	run "$QFD" set --batch "$B/users.txt" /
+	run "$QFD" set --batch "$B/users.txt" /proc
 	[ "$status" -eq 2 ]
 	[[ $output == *"users.txt:4: user '#0' (0) is also on line 2"* ]]
 }
 
 @test "batch: every bad line is reported, the first ten of them in full" {
 	for i in $(seq 25); do echo "nouser$i 1M 2M - -"; done >"$B/many.txt"
-	run "$QFD" set --batch "$B/many.txt" /
+	run "$QFD" set --batch "$B/many.txt" /proc
 	[ "$status" -eq 2 ]
 	[[ $output == *"many.txt:10: unknown user 'nouser10'"* ]]
 	[[ $output != *"many.txt:11:"* ]]
@@ -74,11 +75,11 @@ batch_with() {
 }
 
 @test "batch from stdin is named 'stdin'; comments, blanks and #ID lines parse" {
-	run "$QFD" set --batch - / <<<"bob 1M 2M - -"
+	run "$QFD" set --batch - /proc <<<"bob 1M 2M - -"
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "qfd: stdin:1: unknown user 'bob'" ]
 	# a good batch passes every check and reaches the kernel: exit 1, not 2
-	run "$QFD" set --batch - / <<-EOF
+	run "$QFD" set --batch - /proc <<-EOF
 	# comment
 	  # indented comment
 
@@ -86,11 +87,11 @@ batch_with() {
 	daemon - - - -
 	EOF
 	[ "$status" -eq 1 ]
-	[[ $output == "qfd: /: "* ]]
+	[[ $output == "qfd: /proc: "* ]]
 }
 
 @test "batch: a missing file is named, exit 2" {
-	run "$QFD" set --batch "$B/nonexistent" /
+	run "$QFD" set --batch "$B/nonexistent" /proc
 	[ "$status" -eq 2 ]
 	[[ $output == *"$B/nonexistent: No such file or directory"* ]]
 }
@@ -99,7 +100,7 @@ batch_with() {
 	seq 100000 199999 | awk '{ print "#" $1, "10M", "20M", "1k", "2k" }' >"$B/big.txt"
 	echo "#100 1M 1X - -" >>"$B/big.txt"
 	start=$SECONDS
-	run "$QFD" set --batch "$B/big.txt" /
+	run "$QFD" set --batch "$B/big.txt" /proc
 	[ "$status" -eq 2 ]
 	[[ $output == *"big.txt:100001: space hard limit '1X'"* ]]
 	((SECONDS - start < 10))
@@ -107,51 +108,51 @@ batch_with() {
 
 @test "option combinations that make no sense are usage errors (exit 2)" {
 	echo "root 1M 2M - -" >"$B/ok.txt"
-	run "$QFD" set --batch "$B/ok.txt" / root
+	run "$QFD" set --batch "$B/ok.txt" /proc root
 	[ "$status" -eq 2 ]
 	[[ $output == *"--batch takes ids and limits from its file"* ]]
-	run "$QFD" set --batch "$B/ok.txt" --bhard 1M /
+	run "$QFD" set --batch "$B/ok.txt" --bhard 1M /proc
 	[ "$status" -eq 2 ]
-	run "$QFD" set --batch "$B/ok.txt" --like root /
+	run "$QFD" set --batch "$B/ok.txt" --like root /proc
 	[ "$status" -eq 2 ]
-	run "$QFD" set / root
+	run "$QFD" set /proc root
 	[ "$status" -eq 2 ]
 	[[ $output == *"nothing to set"* ]]
-	run "$QFD" set --bhard 1M /
+	run "$QFD" set --bhard 1M /proc
 	[ "$status" -eq 2 ]
 	[[ $output == *"name who to set limits for"* ]]
-	run "$QFD" set --grace-space 1d / root
+	run "$QFD" set --grace-space 1d /proc root
 	[ "$status" -eq 2 ]
-	run "$QFD" set --reset-grace --grace-time 1h / daemon
+	run "$QFD" set --reset-grace --grace-time 1h /proc daemon
 	[ "$status" -eq 2 ]
 	[[ $output == *"exclude each other"* ]]
-	run "$QFD" set -u -g --bhard 1M / root
+	run "$QFD" set -u -g --bhard 1M /proc root
 	[ "$status" -eq 2 ]
 	[[ $output == *"Try 'qfd set --help'"* ]]
 }
 
 @test "durations: bad ones exit 2; good ones reach the kernel" {
 	for d in 1x 1d2 '' h 1.5h; do
-		run "$QFD" set --grace-space "$d" /
+		run "$QFD" set --grace-space "$d" /proc
 		[ "$status" -eq 2 ] || { echo "'$d': $status"; false; }
 		[[ $output == *"not a duration"* ]]
 	done
 	for d in 90s 15m 12h 7d 2w 1d12h 3600; do
-		run "$QFD" set --grace-space "$d" --grace-files "$d" /
+		run "$QFD" set --grace-space "$d" --grace-files "$d" /proc
 		[ "$status" -eq 1 ] || { echo "'$d': $status $output"; false; }
 	done
 }
 
 @test "a per-id grace time for id 0 is refused: the kernel would take it as everyone's" {
-	run "$QFD" set --grace-time 1h / root
+	run "$QFD" set --grace-time 1h /proc root
 	[ "$status" -eq 2 ]
 	[[ $output == *"user root (0): the kernel takes a grace time for id 0"* ]]
-	run "$QFD" set -g --reset-grace / '#0'
+	run "$QFD" set -g --reset-grace /proc '#0'
 	[ "$status" -eq 2 ]
 }
 
 @test "--like an unknown id exits 2; set --help documents the new options" {
-	run "$QFD" set --like nosuchuser / root
+	run "$QFD" set --like nosuchuser /proc root
 	[ "$status" -eq 2 ]
 	[[ $output == *"--like: unknown user 'nosuchuser'"* ]]
 	run "$QFD" set --help
