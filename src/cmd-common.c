@@ -122,6 +122,10 @@ void qfd_kerr(const struct qfd_fs *fs, int type, int rc, const char *op)
 		else if (!strcmp(fs->fstype, "xfs"))
 			warnx("%s: quotas are off: XFS was mounted without uquota, gquota or pquota, which only a mount can turn on",
 			      m);
+		else if (!strcmp(fs->fstype, "tmpfs"))
+			/* tmpfs (shmem) has quota operations only when mounted with them */
+			warnx("%s: quotas are off: tmpfs keeps them only when mounted with usrquota or grpquota, on Linux 6.6 or later built with CONFIG_TMPFS_QUOTA",
+			      m);
 		else if (!strncmp(fs->fstype, "ext", 3))
 			warnx("%s: quotas are off: %s was made without the quota feature (tune2fs -O quota) and mounted without usrquota/grpquota",
 			      m, fs->fstype);

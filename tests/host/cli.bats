@@ -213,3 +213,15 @@ COMMANDS="get set report state project on off sync"
 		"$QFD" set -n "$BATS_TEST_TMPDIR/private/sub" root --bhard 1M
 	[ "$status" -eq 1 ]
 }
+
+# A tmpfs in a private mount namespace: the host's own kernel has no
+# CONFIG_TMPFS_QUOTA, and a kernel that has it answers ENOSYS as well for a
+# tmpfs mounted without usrquota/grpquota; "no quota support in this
+# kernel" was wrong for the second.
+@test "tmpfs without quotas: the error says how tmpfs gets them" {
+	[ "$(id -u)" -eq 0 ] || { echo "needs root for unshare -m"; false; }
+	mkdir -p "$BATS_TEST_TMPDIR/t"
+	run unshare -m sh -c 'mount -t tmpfs none "$1" && "$0" state "$1"' "$QFD" "$BATS_TEST_TMPDIR/t"
+	[ "$status" -eq 1 ]
+	[ "$output" = "qfd: $BATS_TEST_TMPDIR/t: quotas are off: tmpfs keeps them only when mounted with usrquota or grpquota, on Linux 6.6 or later built with CONFIG_TMPFS_QUOTA" ]
+}

@@ -112,3 +112,18 @@ MNTS=("$QFD_SCRATCH/rf-e" "$QFD_SCRATCH/rf-x")
 	[ "$output" = "$(printf '%s ext4 3145728\n%s xfs 3145728' "${MNTS[0]}" "${MNTS[1]}")" ] ||
 		{ echo "$output"; false; }
 }
+
+@test "exit status: ids over a limit exit 3 even when another filesystem fails; that failure alone exits 1" {
+	for m in "${MNTS[@]}"; do
+		for order in "$m /proc" "/proc $m"; do
+			# shellcheck disable=SC2086
+			run "$QFD" report -u --over soft --csv -n -o NAME $order
+			[ "$status" -eq 3 ] || { echo "$order: $status $output"; false; }
+			[[ $output == *"qfd: /proc: "* ]] || { echo "$order: $output"; false; }
+			grep -qx qfdu1 <<<"$output"
+		done
+		# nobody in a group is at a hard limit: only the failure counts
+		run "$QFD" report -g --over hard -n "$m" /proc
+		[ "$status" -eq 1 ] || { echo "$m: $status $output"; false; }
+	done
+}

@@ -273,3 +273,20 @@ space_grace() {
 		[[ $output == *"stdin:1: unknown project 'qfdu1'"* ]]
 	done
 }
+
+@test "grace periods: the largest the kernel holds (4294967295 s) is kept exactly; one more is refused, nothing changed" {
+	for m in "${MNTS[@]}"; do
+		run "$QFD" set --grace-space 4294967295 --grace-files 49710d "$m"
+		[ "$status" -eq 0 ] || { echo "$m: $output"; false; }
+		run "$QFD" state -J -u "$m"
+		[ "$(jq '.filesystems[0]["space-grace"]' <<<"$output")" -eq 4294967295 ]
+		[ "$(jq '.filesystems[0]["files-grace"]' <<<"$output")" -eq 4294944000 ]
+		# 2^32 would have been kept as 0: refused before any change
+		run "$QFD" set --grace-space 4294967296 --grace-files 1d "$m"
+		[ "$status" -eq 2 ] || { echo "$m: $status $output"; false; }
+		run "$QFD" state -J -u "$m"
+		[ "$(jq '.filesystems[0]["space-grace"]' <<<"$output")" -eq 4294967295 ]
+		[ "$(jq '.filesystems[0]["files-grace"]' <<<"$output")" -eq 4294944000 ]
+		"$QFD" set -q --grace-space 7d --grace-files 7d "$m"
+	done
+}
