@@ -30,6 +30,9 @@ MOUNT_OPTS=usrquota,grpquota
 PYTHON=/usr/bin/python3
 [[ -x $PYTHON ]] || PYTHON=python3
 
+# qfd itself (tests/vm/check exports QFD, the freshly built src/qfd)
+: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
+
 uq() {
 	"$PYTHON" "$BATS_FILE_TMPDIR/ubifsq.py" "$@"
 }
@@ -642,6 +645,65 @@ PYTHON
 	echo "$output"
 	[[ $output == *'"2001"'* && $output == *'"2004"'* && $output == *'"0"'* ]]
 	check_usage
+}
+
+# The quota core writes an entry that already has its place in the quota
+# file (72 bytes) holding dqio_sem only shared, so entries of different ids
+# are written at the same time; each write reads, changes and writes back
+# the whole 4 KiB block the entry is in. Neighbouring ids share such a
+# block: with the read-modify-write not serialised, one writer puts back
+# the old contents of the other's entry. In memory every value stays right
+# (the dquots are cached), so only what is read back after an unmount
+# shows a lost write. The first round allocates the entries (under the
+# exclusive lock); the later ones change them in place. To make the writes
+# overlap on one vCPU, the 40 qfd processes wait at a barrier (a shared
+# flock) and start together, and a synchronous writer keeps the journal
+# busy, so that quota writers sleep between reading and writing a block.
+@test "parallel limit changes of 40 neighbouring ids all reach the flash" {
+	quota_fs
+	[[ -x $QFD ]] || { echo "$QFD is not built (run make)"; return 1; }
+	local base=7100 n=40 rounds=${QFD_UBIFS_RACE_ROUNDS:-10}
+	local r i v pid load bar bad=0
+	local want=$BATS_TEST_TMPDIR/want got=$BATS_TEST_TMPDIR/got
+	local go=$BATS_TEST_TMPDIR/go busy=$BATS_TEST_TMPDIR/busy
+	local -a pids
+	for ((r = 1; r <= rounds; r++)); do
+		pids=()
+		: >"$want"
+		exec {bar}>"$go"
+		flock -x "$bar"
+		for ((i = 0; i < n; i++)); do
+			v=$((r * 100 + i))
+			flock -s "$go" "$QFD" set -u -q "$MNT" "#$((base + i))" \
+				--bsoft "${v}K" --bhard "$((v + 50))K" \
+				--isoft "$v" --ihard "$((v + 50))" {bar}>&- &
+			pids+=($!)
+			echo "$((base + i)),$((v * 1024)),$(((v + 50) * 1024)),$v,$((v + 50))" >>"$want"
+		done
+		touch "$busy"
+		while [[ -e $busy ]]; do
+			dd if=/dev/zero of="$MNT/busy" bs=64k count=1 conv=notrunc,fsync status=none
+		done {bar}>&- &
+		load=$!
+		exec {bar}>&-
+		for pid in "${pids[@]}"; do
+			wait "$pid" || { echo "round $r: qfd set failed"; rm -f "$busy"; return 1; }
+		done
+		rm -f "$busy"
+		wait "$load"
+		fs_remount uq
+		"$QFD" report -u -N --csv -n -b \
+			-o ID,SPACE-SOFT,SPACE-HARD,FILES-SOFT,FILES-HARD "$MNT" |
+			awk -F, -v lo="$base" -v hi="$((base + n))" \
+				'$1 >= lo && $1 < hi' | sort -t, -k1,1n >"$got"
+		if ! cmp -s "$want" "$got"; then
+			echo "round $r: limits read back after remount differ (-set +read):"
+			diff "$want" "$got" | grep '^[<>]' | tr '<>' '-+'
+			bad=$((bad + 1))
+		fi
+	done
+	echo "$bad of $rounds rounds lost a write"
+	[ "$bad" -eq 0 ]
 }
 
 @test "chown, chgrp, xattrs, links, rename over and open unlinked files" {
