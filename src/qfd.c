@@ -27,6 +27,8 @@ static const struct qfd_cmd commands[] = {
 	  "set space and file limits" },
 	{ "report", cmd_report, "[-ugp] [options] [-a | PATH...]",
 	  "list every id with a quota entry" },
+	{ "check", cmd_check, "[-ugp] [-w T] [-c T] [-i WHO]... [-a | PATH...]",
+	  "check quotas for Nagios, Icinga and other monitoring" },
 	{ "state", cmd_state, "[-ugp] [options] [-a | PATH...]",
 	  "show accounting, enforcement and grace periods" },
 	{ "on", cmd_on, "[-ugp] [-a | PATH...]",
