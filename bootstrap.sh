@@ -10,6 +10,8 @@ BUILD_DEPS="autoconf automake libtool pkg-config make gcc libc6-dev linux-libc-d
 # Running the tests: bats, and the VM that boots a Debian kernel with the
 # filesystems, quota-tools and xfsprogs to compare against
 BUILD_DEPS="$BUILD_DEPS bats jq qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs mtd-utils quota util-linux strace time"
+# promtool (package prometheus) validates 'qfd report --prometheus'
+BUILD_DEPS="$BUILD_DEPS prometheus"
 # Building the kernel patches in kernel/
 BUILD_DEPS="$BUILD_DEPS bc bison flex binutils libelf-dev libssl-dev perl python3 xz-utils patch git debian-archive-keyring"
 
