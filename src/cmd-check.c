@@ -419,7 +419,7 @@ static void print_msgs(const struct msgs *l, const char **sep, size_t *shown)
 /* The status line and the performance data; returns the state. */
 static int check_finish(struct check *k)
 {
-	size_t shown = 0, total = k->crits.n + k->warns.n + k->unknowns.n;
+	size_t shown = 0, total;
 	const char *sep = ": ";
 	int st = P_OK;
 

@@ -32,7 +32,7 @@ enum {
 	PF_NFAMILIES
 };
 
-/* All gauges; names and help texts as qfd-report(8) documents them. */
+/* All gauges; names and help texts as qfd-prometheus(8) documents them. */
 static const struct {
 	const char *name;
 	const char *help;
