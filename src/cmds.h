@@ -22,6 +22,7 @@ int cmd_off(int argc, char **argv);
 int cmd_sync(int argc, char **argv);
 int cmd_project(int argc, char **argv);
 int cmd_check(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 const struct qfd_cmd *qfd_find_cmd(const char *name);
 

@@ -29,6 +29,8 @@ static const struct qfd_cmd commands[] = {
 	  "list every id with a quota entry" },
 	{ "check", cmd_check, "[-ugp] [-w T] [-c T] [-i WHO]... [-a | PATH...]",
 	  "check quotas for Nagios, Icinga and other monitoring" },
+	{ "watch", cmd_watch, "[-J] [-N] [--exec CMD]",
+	  "print the kernel's quota warnings as they happen" },
 	{ "state", cmd_state, "[-ugp] [options] [-a | PATH...]",
 	  "show accounting, enforcement and grace periods" },
 	{ "on", cmd_on, "[-ugp] [-a | PATH...]",

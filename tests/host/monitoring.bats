@@ -123,3 +123,22 @@ qfd_quota_scrape_error{mountpoint="/proc",fstype="proc",type="project"} 1' ]
 	[ "$output" = "QUOTA UNKNOWN - /proc: proc has no quota support in this kernel" ]
 	[ -z "$stderr" ]
 }
+
+@test "watch: --help lists its options; arguments and an empty --exec are refused, exit 2" {
+	run "$QFD" watch --help
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "Usage: qfd watch [-J] [-N] [--exec CMD]" ]
+	for o in -J --json -N --numeric --exec -h --help; do
+		[[ $output == *" $o"[\ ,]* ]] || { echo "--help lacks $o"; false; }
+	done
+	"$QFD" --help | grep -q '^  watch '
+	run "$QFD" watch /proc
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: watch takes no arguments: it reports every filesystem" ]
+	run "$QFD" watch --exec ""
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: --exec needs a command" ]
+	run "$QFD" watch --bogus
+	[ "$status" -eq 2 ]
+	[ "${lines[-1]}" = "Try 'qfd watch --help' for more information." ]
+}
