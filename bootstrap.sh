@@ -6,13 +6,15 @@
 set -eu
 
 # Building qfd
-BUILD_DEPS="autoconf automake libtool pkg-config make gcc libc6-dev linux-libc-dev libmount-dev libsmartcols-dev"
+BUILD_DEPS="autoconf automake libtool pkg-config make gcc libc6-dev linux-libc-dev libmount-dev libsmartcols-dev libnl-genl-3-dev"
 # Running the tests: bats, and the VM that boots a Debian kernel with the
 # filesystems, quota-tools and xfsprogs to compare against
 BUILD_DEPS="$BUILD_DEPS bats jq locales clang libclang-rt-14-dev qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs mtd-utils quota util-linux strace time"
 # The Debian package (make deb, tests/deb.test; dpkg-checkbuilddeps wants
 # build-essential), and the completion and systemd unit tests
 BUILD_DEPS="$BUILD_DEPS build-essential dpkg-dev debhelper lintian bash-completion systemd"
+# promtool (package prometheus) validates 'qfd report --prometheus'
+BUILD_DEPS="$BUILD_DEPS prometheus"
 # Building the kernel patches in kernel/
 BUILD_DEPS="$BUILD_DEPS bc bison flex binutils libelf-dev libssl-dev perl python3 xz-utils patch git debian-archive-keyring"
 

@@ -96,19 +96,20 @@ int qfd_fs_types(struct qfd_fs *fs, unsigned int asked, unsigned int *types,
 	return 0;
 }
 
-void qfd_kerr(const struct qfd_fs *fs, int type, int rc, const char *op)
+void qfd_kerr_fmt(char *buf, size_t len, const struct qfd_fs *fs, int type,
+		  int rc, const char *op)
 {
 	const char *t = qfd_type_name(type), *m = fs->target;
 
 	switch (-rc) {
 	case ESRCH:
 		if (fs->readonly) {
-			warnx("%s: %s quotas are not active on this read-only mount (%s suspends quotas while read-only)",
-			      m, t, fs->fstype);
+			snprintf(buf, len, "%s: %s quotas are not active on this read-only mount (%s suspends quotas while read-only)",
+					   m, t, fs->fstype);
 			break;
 		}
-		warnx("%s: %s quotas are off: the filesystem was made or mounted without them (mkfs.ext4 -O quota, mount -o %squota)",
-		      m, t, type == QFD_USR ? "usr" : type == QFD_GRP ? "grp" : "prj");
+		snprintf(buf, len, "%s: %s quotas are off: the filesystem was made or mounted without them (mkfs.ext4 -O quota, mount -o %squota)",
+				   m, t, type == QFD_USR ? "usr" : type == QFD_GRP ? "grp" : "prj");
 		break;
 	case ENOSYS:
 		/*
@@ -117,40 +118,48 @@ void qfd_kerr(const struct qfd_fs *fs, int type, int rc, const char *op)
 		 * quota code for that was made or mounted without quotas.
 		 */
 		if (fs->readonly)
-			warnx("%s: %s keeps no quota information on this read-only mount; remount it read-write",
-			      m, fs->fstype);
+			snprintf(buf, len, "%s: %s keeps no quota information on this read-only mount; remount it read-write",
+					   m, fs->fstype);
 		else if (!strcmp(fs->fstype, "xfs"))
-			warnx("%s: quotas are off: XFS was mounted without uquota, gquota or pquota, which only a mount can turn on",
-			      m);
+			snprintf(buf, len, "%s: quotas are off: XFS was mounted without uquota, gquota or pquota, which only a mount can turn on",
+					   m);
 		else if (!strcmp(fs->fstype, "tmpfs"))
 			/* tmpfs (shmem) has quota operations only when mounted with them */
-			warnx("%s: quotas are off: tmpfs keeps them only when mounted with usrquota or grpquota, on Linux 6.6 or later built with CONFIG_TMPFS_QUOTA",
-			      m);
+			snprintf(buf, len, "%s: quotas are off: tmpfs keeps them only when mounted with usrquota or grpquota, on Linux 6.6 or later built with CONFIG_TMPFS_QUOTA",
+				 m);
 		else if (!strncmp(fs->fstype, "ext", 3))
-			warnx("%s: quotas are off: %s was made without the quota feature (tune2fs -O quota) and mounted without usrquota/grpquota",
-			      m, fs->fstype);
+			snprintf(buf, len, "%s: quotas are off: %s was made without the quota feature (tune2fs -O quota) and mounted without usrquota/grpquota",
+					   m, fs->fstype);
 		else
-			warnx("%s: %s has no quota support in this kernel", m,
-			      fs->fstype);
+			snprintf(buf, len, "%s: %s has no quota support in this kernel", m,
+					   fs->fstype);
 		break;
 	case EPERM:
 	case EACCES:
-		warnx("%s: permission denied to %s %s quotas: run as root (others may only read their own)",
-		      m, op, t);
+		snprintf(buf, len, "%s: permission denied to %s %s quotas: run as root (others may only read their own)",
+				   m, op, t);
 		break;
 	case EROFS:
-		warnx("%s: read-only filesystem: cannot %s %s quotas; remount it read-write",
-		      m, op, t);
+		snprintf(buf, len, "%s: read-only filesystem: cannot %s %s quotas; remount it read-write",
+				   m, op, t);
 		break;
 	case EINVAL:
-		warnx("%s: %s quotas are not supported by %s here, or it refused to %s them",
-		      m, t, fs->fstype, op);
+		snprintf(buf, len, "%s: %s quotas are not supported by %s here, or it refused to %s them",
+				   m, t, fs->fstype, op);
 		break;
 	case ENOTBLK:
-		warnx("%s: this kernel lacks quotactl_fd(2) and %s has no block device for quotactl(2): Linux 5.14 or later (or qfd's kernel/quotactl_fd-5.10 patch) is needed",
-		      m, fs->source ? fs->source : fs->fstype);
+		snprintf(buf, len, "%s: this kernel lacks quotactl_fd(2) and %s has no block device for quotactl(2): Linux 5.14 or later (or qfd's kernel/quotactl_fd-5.10 patch) is needed",
+				   m, fs->source ? fs->source : fs->fstype);
 		break;
 	default:
-		warnx("%s: cannot %s %s quotas: %s", m, op, t, strerror(-rc));
+		snprintf(buf, len, "%s: cannot %s %s quotas: %s", m, op, t, strerror(-rc));
 	}
+}
+
+void qfd_kerr(const struct qfd_fs *fs, int type, int rc, const char *op)
+{
+	char buf[512];
+
+	qfd_kerr_fmt(buf, sizeof(buf), fs, type, rc, op);
+	warnx("%s", buf);
 }

@@ -12,56 +12,136 @@
 #include "ids.h"
 #include "mnt.h"
 #include "output.h"
+#include "prom.h"
 #include "quota.h"
 #include "rows.h"
 
-enum { OPT_OVER = 0x200 };
+enum { OPT_OVER = 0x200, OPT_PROMETHEUS, OPT_TEXTFILE };
 
 struct report {
 	struct qfd_outopts oo;
 	bool numeric;
 	bool all_ids;
+	bool all;		/* -a */
+	unsigned int asked;	/* -u/-g/-p */
 	enum qfd_status over;	/* QFD_ST_OK: no filter */
 	size_t nover;		/* ids found past a limit */
 	time_t now;
+	bool prometheus;
+	const char *textfile;	/* --textfile FILE */
+	struct qfd_out *out;	/* the table or stream being filled */
+	struct qfd_prom *prom;	/* --prometheus: instead of out */
+	struct qfd_fs *fs;	/* being walked */
+	int type;
 };
 
-static int report_type(struct report *r, struct qfd_out *out,
-		       struct qfd_fs *fs, int type)
+/* One id from the walk: filtered, then a row or Prometheus samples. */
+static int report_dq(const struct qfd_dq *dq, void *arg)
 {
+	struct report *r = arg;
 	struct qfd_val vals[QCOL_NCOLS];
-	struct qfd_dq dq;
-	uint32_t id = 0;
+	const char *name;
 	int rc;
 
-	for (;;) {
-		rc = qf_next(fs, type, id, &dq);
-		if (rc == -ENOENT)
-			return 0;
-		if (rc) {
-			qfd_kerr(fs, type, rc, "read");
-			return rc;
-		}
-		if (r->all_ids || !qfd_dq_empty(&dq)) {
-			enum qfd_status st = qfd_dq_status(&dq, r->now);
-
-			if (st >= r->over) {
-				if (r->over != QFD_ST_OK)
-					r->nover++;
-				qfd_dq_row(vals, fs, type, &dq, r->numeric ? NULL :
-					   qfd_id_name(type, dq.id), r->now);
-				if (qfd_out_add(out, vals))
-					errx(QFD_EXIT_FAILURE, "out of memory");
-			}
-		}
-		/* the kernel never returns (uid_t)-1; stop before wrapping */
-		if (dq.id >= UINT32_MAX - 1)
-			return 0;
-		id = dq.id + 1;
+	if (!r->all_ids && qfd_dq_empty(dq))
+		return 0;
+	if (qfd_dq_status(dq, r->now) < r->over)
+		return 0;
+	if (r->over != QFD_ST_OK)
+		r->nover++;
+	name = r->numeric ? NULL : qfd_id_name(r->type, dq->id);
+	if (r->prom) {
+		rc = qfd_prom_dq(r->prom, r->fs, r->type, dq, name, r->now);
+	} else {
+		qfd_dq_row(vals, r->fs, r->type, dq, name, r->now);
+		rc = qfd_out_add(r->out, vals);
 	}
+	if (rc)
+		errx(QFD_EXIT_FAILURE, "out of memory");
+	return 0;
 }
 
-int cmd_report(int argc, char **argv)
+static int report_type(struct report *r, struct qfd_fs *fs, int type)
+{
+	int rc;
+
+	r->fs = fs;
+	r->type = type;
+	rc = qf_each(fs, type, report_dq, r);
+	if (rc)
+		qfd_kerr(fs, type, rc, "read");
+	if (r->prom && qfd_prom_scrape(r->prom, fs, type, rc != 0))
+		errx(QFD_EXIT_FAILURE, "out of memory");
+	return rc;
+}
+
+/*
+ * Metrics say in qfd_quota_scrape_error which filesystem could not be read,
+ * so that is not a failure of the command: the metrics are complete.
+ */
+static int report_fs_failed(struct report *r, struct qfd_fs *fs)
+{
+	int t;
+
+	if (!r->prom)
+		return r->all ? 0 : QFD_EXIT_FAILURE;
+	for (t = 0; t < QFD_NTYPES; t++)
+		if (!r->asked || (r->asked & QFD_TYPE_BIT(t)))
+			if (qfd_prom_scrape(r->prom, fs, t, true))
+				errx(QFD_EXIT_FAILURE, "out of memory");
+	return 0;
+}
+
+/* People get a table per filesystem and type; programs one stream. */
+static int report_fs(struct report *r, struct qfd_fs *fs)
+{
+	bool table = !r->prom && r->oo.format == QFD_FMT_TABLE;
+	unsigned int types;
+	int t, rc = 0;
+
+	if (qfd_fs_types(fs, r->asked, &types, r->all))
+		return report_fs_failed(r, fs);
+	for (t = 0; t < QFD_NTYPES; t++) {
+		if (!(types & QFD_TYPE_BIT(t)))
+			continue;
+		if (table && !r->out) {
+			r->out = qfd_out_new("quotas", qfd_quota_cols,
+					     QCOL_NCOLS, &r->oo);
+			if (!r->out)
+				errx(QFD_EXIT_FAILURE, "out of memory");
+		}
+		if (r->out)
+			qfd_out_title(r->out, "%s quotas on %s (%s, %s)",
+				      qfd_type_name(t), fs->target, fs->fstype,
+				      fs->source ? fs->source : "-");
+		if (report_type(r, fs, t) && !r->prom)
+			rc = QFD_EXIT_FAILURE;
+		if (table) {
+			if (qfd_out_print(r->out))
+				rc = QFD_EXIT_FAILURE;
+			r->out = NULL;
+		}
+	}
+	return rc;
+}
+
+static void report_help(void)
+{
+	qfd_cmd_help("report", QFD_TYPE_HELP
+		     "  -a, --all            every mounted filesystem with quotas\n"
+		     "  -A, --all-ids        include ids with no usage and no limits\n"
+		     "  -N, --numeric        do not resolve ids to names\n"
+		     "      --over soft|hard only ids past their soft (or hard) limits;\n"
+		     "                       exit 3 when there are any\n"
+		     QFD_OUT_HELP
+		     "      --prometheus     Prometheus metrics (qfd-prometheus(8))\n"
+		     "      --textfile FILE  write the metrics to FILE atomically, for\n"
+		     "                       node_exporter (implies --prometheus)\n",
+		     "Without -u, -g or -p: every quota type the filesystem accounts.\n");
+}
+
+/* Returns -1 to go on, or the exit code. */
+static int report_options(struct report *r, int argc, char **argv)
 {
 	static const struct option opts[] = {
 		QFD_TYPE_LONGOPTS,
@@ -70,101 +150,109 @@ int cmd_report(int argc, char **argv)
 		{ "all-ids", no_argument, NULL, 'A' },
 		{ "numeric", no_argument, NULL, 'N' },
 		{ "over", required_argument, NULL, OPT_OVER },
+		{ "prometheus", no_argument, NULL, OPT_PROMETHEUS },
+		{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct report r = { .over = QFD_ST_OK };
-	unsigned int asked = 0, types;
-	struct qfd_out *out = NULL;
-	struct qfd_fs *fss;
-	bool all = false, table;
-	size_t nfs, i;
-	int c, t, rc;
+	int c;
 
 	while ((c = getopt_long(argc, argv, QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "aANh",
 				opts, NULL)) != -1) {
-		if (qfd_typeopt(&asked, c) || qfd_outopt(&r.oo, c, optarg))
+		if (qfd_typeopt(&r->asked, c) || qfd_outopt(&r->oo, c, optarg))
 			continue;
 		switch (c) {
 		case 'a':
-			all = true;
+			r->all = true;
 			break;
 		case 'A':
-			r.all_ids = true;
+			r->all_ids = true;
 			break;
 		case 'N':
-			r.numeric = true;
+			r->numeric = true;
 			break;
 		case OPT_OVER:
 			if (!strcmp(optarg, "soft"))
-				r.over = QFD_ST_GRACE;
+				r->over = QFD_ST_GRACE;
 			else if (!strcmp(optarg, "hard"))
-				r.over = QFD_ST_HARD;
+				r->over = QFD_ST_HARD;
 			else
 				QFD_USAGE_ERR("report", "--over takes 'soft' or 'hard', not '%s'",
 					      optarg);
 			break;
+		case OPT_TEXTFILE:
+			if (!*optarg)
+				QFD_USAGE_ERR("report", "--textfile needs a file name");
+			r->textfile = optarg;
+			/* fall through */
+		case OPT_PROMETHEUS:
+			r->prometheus = true;
+			break;
 		case 'h':
-			qfd_cmd_help("report", QFD_TYPE_HELP
-				     "  -a, --all            every mounted filesystem with quotas\n"
-				     "  -A, --all-ids        include ids with no usage and no limits\n"
-				     "  -N, --numeric        do not resolve ids to names\n"
-				     "      --over soft|hard only ids past their soft (or hard) limits;\n"
-				     "                       exit 3 when there are any\n"
-				     QFD_OUT_HELP,
-				     "Without -u, -g or -p: every quota type the filesystem accounts.\n");
+			report_help();
 			return QFD_EXIT_OK;
 		default:
 			qfd_usage_hint("report");
 			return QFD_EXIT_USAGE;
 		}
 	}
+	if (r->prometheus && (r->oo.format != QFD_FMT_TABLE || r->oo.columns ||
+			      r->oo.sort || r->oo.bytes || r->oo.noheadings ||
+			      r->oo.list_columns))
+		QFD_USAGE_ERR("report", "--prometheus prints fixed metrics: leave out -o, -H, -b, -J, -r, --csv, -n and --sort");
+	return -1;
+}
+
+/* The metrics, once every filesystem is walked: to stdout or --textfile. */
+static int report_prom_finish(struct report *r)
+{
+	int rc;
+
+	if (r->textfile)
+		rc = qfd_prom_textfile(r->prom, r->textfile);
+	else
+		rc = qfd_prom_write(r->prom, stdout);
+	qfd_prom_free(r->prom);
+	r->prom = NULL;
+	return rc ? QFD_EXIT_FAILURE : 0;
+}
+
+int cmd_report(int argc, char **argv)
+{
+	struct report r = { .over = QFD_ST_OK };
+	struct qfd_fs *fss;
+	size_t nfs, i;
+	int rc;
+
+	rc = report_options(&r, argc, argv);
+	if (rc >= 0)
+		return rc;
 	if (r.oo.list_columns) {
 		qfd_out_list_columns(qfd_quota_cols, QCOL_NCOLS);
 		return QFD_EXIT_OK;
 	}
-	if (!qfd_targets_ok("report", all, argc - optind))
+	if (!qfd_targets_ok("report", r.all, argc - optind))
 		return QFD_EXIT_USAGE;
 
-	/* check -o before touching any filesystem */
-	out = qfd_out_new("quotas", qfd_quota_cols, QCOL_NCOLS, &r.oo);
-	if (!out)
-		return QFD_EXIT_USAGE;
-	rc = qfd_fs_open_list(argv + optind, argc - optind, all, &fss, &nfs);
+	/* check -o, and make the metrics' files, before touching any filesystem */
+	if (r.prometheus)
+		r.prom = qfd_prom_new();
+	else
+		r.out = qfd_out_new("quotas", qfd_quota_cols, QCOL_NCOLS, &r.oo);
+	if (!r.out && !r.prom)
+		return r.prometheus ? QFD_EXIT_FAILURE : QFD_EXIT_USAGE;
+	rc = qfd_fs_open_list(argv + optind, argc - optind, r.all, &fss, &nfs);
 	if (rc) {
-		qfd_out_free(out);
+		qfd_out_free(r.out);
+		qfd_prom_free(r.prom);
 		return rc;
 	}
 	r.now = time(NULL);
-	/* people get a table per filesystem and type; programs one stream */
-	table = r.oo.format == QFD_FMT_TABLE;
-	for (i = 0; i < nfs; i++) {
-		if (qfd_fs_types(&fss[i], asked, &types, all)) {
-			if (!all)
-				rc = QFD_EXIT_FAILURE;
-			continue;
-		}
-		for (t = 0; t < QFD_NTYPES; t++) {
-			if (!(types & QFD_TYPE_BIT(t)))
-				continue;
-			if (table && !out) {
-				out = qfd_out_new("quotas", qfd_quota_cols,
-						  QCOL_NCOLS, &r.oo);
-				if (!out)
-					errx(QFD_EXIT_FAILURE, "out of memory");
-			}
-			qfd_out_title(out, "%s quotas on %s (%s, %s)",
-				      qfd_type_name(t), fss[i].target,
-				      fss[i].fstype, fss[i].source ? fss[i].source : "-");
-			if (report_type(&r, out, &fss[i], t))
-				rc = QFD_EXIT_FAILURE;
-			if (table) {
-				if (qfd_out_print(out))
-					rc = QFD_EXIT_FAILURE;
-				out = NULL;
-			}
-		}
-	}
-	if (out && qfd_out_print(out))
+	for (i = 0; i < nfs; i++)
+		if (report_fs(&r, &fss[i]))
+			rc = QFD_EXIT_FAILURE;
+	if (r.out && qfd_out_print(r.out))
+		rc = QFD_EXIT_FAILURE;
+	if (r.prom && report_prom_finish(&r))
 		rc = QFD_EXIT_FAILURE;
 	qfd_fs_free_list(fss, nfs);
 	if (r.nover)

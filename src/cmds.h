@@ -7,6 +7,7 @@
 #define QFD_CMDS_H
 
 #include <stdbool.h>
+#include <stddef.h>
 
 #include "qfd.h"
 
@@ -20,6 +21,8 @@ int cmd_on(int argc, char **argv);
 int cmd_off(int argc, char **argv);
 int cmd_sync(int argc, char **argv);
 int cmd_project(int argc, char **argv);
+int cmd_check(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 const struct qfd_cmd *qfd_find_cmd(const char *name);
 
@@ -63,5 +66,8 @@ int qfd_fs_types(struct qfd_fs *fs, unsigned int asked, unsigned int *types,
  * "set limits for", "turn on").
  */
 void qfd_kerr(const struct qfd_fs *fs, int type, int rc, const char *op);
+/* The same line into buf, without "qfd: ", for a command that prints it. */
+void qfd_kerr_fmt(char *buf, size_t len, const struct qfd_fs *fs, int type,
+		  int rc, const char *op);
 
 #endif

@@ -243,3 +243,31 @@ void qfd_fs_free_list(struct qfd_fs *fss, size_t nfs)
 		qfd_fs_close(&fss[i]);
 	free(fss);
 }
+
+int qfd_mnt_of_dev(dev_t dev, char **target, char **fstype)
+{
+	/* mounts come and go while a command runs: read mountinfo afresh */
+	struct libmnt_table *tb = mnt_new_table_from_file("/proc/self/mountinfo");
+	struct libmnt_iter *it = mnt_new_iter(MNT_ITER_FORWARD);
+	struct libmnt_fs *fs;
+	int rc = -ENOENT;
+
+	*target = *fstype = NULL;
+	while (tb && it && rc == -ENOENT && mnt_table_next_fs(tb, it, &fs) == 0) {
+		if (mnt_fs_get_devno(fs) != dev || !mnt_fs_get_target(fs))
+			continue;
+		*target = strdup(mnt_fs_get_target(fs));
+		*fstype = strdup(mnt_fs_get_fstype(fs) ? mnt_fs_get_fstype(fs) : "");
+		rc = *target && *fstype ? 0 : -ENOMEM;
+	}
+	if (!tb || !it)
+		rc = -ENOMEM;
+	if (rc) {
+		free(*target);
+		free(*fstype);
+		*target = *fstype = NULL;
+	}
+	mnt_free_iter(it);
+	mnt_unref_table(tb);
+	return rc;
+}

@@ -41,4 +41,11 @@ int qfd_fs_open_list(char **paths, int npaths, bool all,
 		     struct qfd_fs **fss, size_t *nfs);
 void qfd_fs_free_list(struct qfd_fs *fss, size_t nfs);
 
+/*
+ * The mount point and type of the first mount of device dev (UBIFS and
+ * tmpfs have anonymous ones, 0:N), for events that name only the device.
+ * Returns 0, -ENOENT when nothing is mounted from dev, or -ENOMEM.
+ */
+int qfd_mnt_of_dev(dev_t dev, char **target, char **fstype);
+
 #endif

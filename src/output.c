@@ -251,6 +251,11 @@ static void json_string(const char *s, FILE *f)
 	putc('"', f);
 }
 
+void qfd_json_string(const char *s, FILE *f)
+{
+	json_string(s, f);
+}
+
 static void json_key(const char *name, FILE *f)
 {
 	const char *p;

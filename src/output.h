@@ -13,6 +13,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 enum qfd_kind {
 	QFD_K_STR,		/* text */
@@ -120,5 +121,8 @@ int qfd_out_print(struct qfd_out *out);
 void qfd_out_free(struct qfd_out *out);
 
 void qfd_out_list_columns(const struct qfd_col *cols, size_t ncols);
+
+/* s as a JSON string, quoted and escaped as the -J output does it. */
+void qfd_json_string(const char *s, FILE *f);
 
 #endif

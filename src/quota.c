@@ -207,6 +207,27 @@ int qf_next(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq)
 	return get_common(fs, type, id, dq, true);
 }
 
+int qf_each(struct qfd_fs *fs, int type, qf_each_fn fn, void *arg)
+{
+	struct qfd_dq dq;
+	uint32_t id = 0;
+	int rc;
+
+	for (;;) {
+		rc = qf_next(fs, type, id, &dq);
+		if (rc == -ENOENT)
+			return 0;
+		if (!rc)
+			rc = fn(&dq, arg);
+		if (rc)
+			return rc;
+		/* the kernel never returns (uid_t)-1; stop before wrapping */
+		if (dq.id >= UINT32_MAX - 1)
+			return 0;
+		id = dq.id + 1;
+	}
+}
+
 static uint64_t bytes_to_bb(uint64_t bytes)
 {
 	/* round up to the kernel's 1 KiB limit unit first, then count BBs */

@@ -62,6 +62,13 @@ uint64_t qf_limit_unit(const struct qfd_fs *fs);
 int qf_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq);
 /* The first id >= id that has an entry; -ENOENT past the last one. */
 int qf_next(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq);
+/*
+ * Call fn for every id of type that has an entry, in id order, with one
+ * Q_GETNEXTQUOTA a call: the walk report and check share.  Returns 0, the
+ * first non-zero value fn returned, or a negative kernel error.
+ */
+typedef int (*qf_each_fn)(const struct qfd_dq *dq, void *arg);
+int qf_each(struct qfd_fs *fs, int type, qf_each_fn fn, void *arg);
 int qf_set(struct qfd_fs *fs, int type, uint32_t id, unsigned int mask,
 	   const struct qfd_dq *val);
 int qf_state(struct qfd_fs *fs, int type, struct qfd_state *st);

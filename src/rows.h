@@ -43,6 +43,10 @@ enum qfd_status {
 	QFD_ST_HARD,		/* at a hard limit: writes fail */
 };
 
+/* One resource (space or files) against its limits. */
+enum qfd_status qfd_usage_status(uint64_t used, uint64_t soft, uint64_t hard,
+				 int64_t timer, time_t now);
+/* The worse of space and files. */
 enum qfd_status qfd_dq_status(const struct qfd_dq *dq, time_t now);
 const char *qfd_status_name(enum qfd_status st);
 /* No usage and no limits: an entry the kernel keeps but nobody uses. */

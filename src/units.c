@@ -132,6 +132,28 @@ int qfd_parse_count(const char *s, uint64_t *out)
 	return scale(num, den, mult, true, out);
 }
 
+int qfd_parse_percent(const char *s, uint64_t *out)
+{
+	unsigned __int128 num, den;
+	const char *p = s;
+	uint64_t v;
+	int rc;
+
+	rc = parse_decimal(&p, &num, &den);
+	if (rc)
+		return rc;
+	if (strcmp(p, "%"))
+		return -EINVAL;
+	/* hundredths are exact: "99.555%" asks for more than we keep */
+	rc = scale(num, den, 100, true, &v);
+	if (rc)
+		return rc;
+	if (v > 10000)
+		return -ERANGE;
+	*out = v;
+	return 0;
+}
+
 int qfd_parse_duration(const char *s, uint64_t *out)
 {
 	static const struct {
@@ -240,5 +262,14 @@ char *qfd_format_duration(uint64_t secs, char *buf, size_t len)
 		secs %= units[i].secs;
 		shown++;
 	}
+	return buf;
+}
+
+char *qfd_format_time(time_t t, char *buf, size_t len)
+{
+	struct tm tm;
+
+	if (!gmtime_r(&t, &tm) || !strftime(buf, len, "%Y-%m-%dT%H:%M:%SZ", &tm))
+		snprintf(buf, len, "%lld", (long long)t);
 	return buf;
 }

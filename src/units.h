@@ -8,6 +8,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <time.h>
 
 /*
  * All parsers return 0, -EINVAL for malformed input or -ERANGE for values
@@ -23,11 +24,16 @@ int qfd_parse_count(const char *s, uint64_t *out);
 /* "90s", "15m", "12h", "7d", "2w", "1d12h", "3600" -> seconds. */
 int qfd_parse_duration(const char *s, uint64_t *out);
 
+/* "80%", "99.5%" -> hundredths of a percent (8000, 9950); 0% to 100%. */
+int qfd_parse_percent(const char *s, uint64_t *out);
+
 /* Human forms: "0", "4K", "1.5M".  buf must hold QFD_FMT_LEN bytes. */
 #define QFD_FMT_LEN	32
 char *qfd_format_size(uint64_t bytes, char *buf, size_t len);
 char *qfd_format_count(uint64_t n, char *buf, size_t len);
 /* "7d", "1d12h", "59m30s", "0s". */
 char *qfd_format_duration(uint64_t secs, char *buf, size_t len);
+/* "2026-12-03T07:30:00Z" */
+char *qfd_format_time(time_t t, char *buf, size_t len);
 
 #endif

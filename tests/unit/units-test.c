@@ -48,6 +48,14 @@ static void dur_is(const char *s, int rc, uint64_t want)
 	ok(r == rc && (rc || v == want), "parse duration", s);
 }
 
+static void pct_is(const char *s, int rc, uint64_t want)
+{
+	uint64_t v = 0xdeadbeef;
+	int r = qfd_parse_percent(s, &v);
+
+	ok(r == rc && (rc ? v == 0xdeadbeef : v == want), "parse percent", s);
+}
+
 static void fmt_size_is(uint64_t v, const char *want)
 {
 	char buf[QFD_FMT_LEN];
@@ -124,6 +132,19 @@ int main(void)
 	dur_is("5y", -EINVAL, 0);
 	dur_is("-5s", -EINVAL, 0);
 	dur_is("99999999999999999999w", -ERANGE, 0);
+
+	pct_is("80%", 0, 8000);
+	pct_is("0%", 0, 0);
+	pct_is("100%", 0, 10000);
+	pct_is("99.5%", 0, 9950);
+	pct_is("99.55%", 0, 9955);
+	pct_is("99.555%", -EINVAL, 0);
+	pct_is("100.01%", -ERANGE, 0);
+	pct_is("80", -EINVAL, 0);
+	pct_is("80%%", -EINVAL, 0);
+	pct_is("%", -EINVAL, 0);
+	pct_is("-5%", -EINVAL, 0);
+	pct_is("", -EINVAL, 0);
 
 	fmt_size_is(0, "0");
 	fmt_size_is(512, "512B");

@@ -1,0 +1,309 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Prometheus text exposition format (version 0.0.4): one family per
+ * temporary file while the ids come, concatenated at the end.
+ */
+#include <err.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <inttypes.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "mnt.h"
+#include "prom.h"
+#include "qfd.h"
+#include "rows.h"
+
+enum {
+	PF_SPACE,
+	PF_SPACE_SOFT,
+	PF_SPACE_HARD,
+	PF_SPACE_GRACE,
+	PF_FILES,
+	PF_FILES_SOFT,
+	PF_FILES_HARD,
+	PF_FILES_GRACE,
+	PF_STATUS,
+	PF_SCRAPE,
+	PF_NFAMILIES
+};
+
+/* All gauges; names and help texts as qfd-prometheus(8) documents them. */
+static const struct {
+	const char *name;
+	const char *help;
+} families[PF_NFAMILIES] = {
+	[PF_SPACE] = { "qfd_quota_space_used_bytes",
+		       "Space charged to the id, in bytes." },
+	[PF_SPACE_SOFT] = { "qfd_quota_space_soft_limit_bytes",
+			    "Space soft limit in bytes, 0 when there is none." },
+	[PF_SPACE_HARD] = { "qfd_quota_space_hard_limit_bytes",
+			    "Space hard limit in bytes, 0 when there is none." },
+	[PF_SPACE_GRACE] = { "qfd_quota_space_grace_deadline_seconds",
+			     "Unix time at which the space grace period ends, 0 when none is running." },
+	[PF_FILES] = { "qfd_quota_files_used",
+		       "Files (inodes) charged to the id." },
+	[PF_FILES_SOFT] = { "qfd_quota_files_soft_limit",
+			    "Files soft limit, 0 when there is none." },
+	[PF_FILES_HARD] = { "qfd_quota_files_hard_limit",
+			    "Files hard limit, 0 when there is none." },
+	[PF_FILES_GRACE] = { "qfd_quota_files_grace_deadline_seconds",
+			     "Unix time at which the files grace period ends, 0 when none is running." },
+	[PF_STATUS] = { "qfd_quota_status",
+			"0 within limits, 1 over a soft limit in grace, 2 grace expired, 3 at a hard limit." },
+	[PF_SCRAPE] = { "qfd_quota_scrape_error",
+			"1 when the quotas of this filesystem and type could not be read (quotas off, no quota support, permission denied)." },
+};
+
+/* A string that grows to the longest label set and is then reused. */
+struct buf {
+	char *s;
+	size_t len, alloc;
+};
+
+struct qfd_prom {
+	FILE *fam[PF_NFAMILIES];
+	struct buf fslabels;	/* mountpoint, fstype, type of the last fs */
+	const struct qfd_fs *fs;
+	int type;
+	struct buf labels;	/* the whole {...} of the current sample */
+};
+
+static int buf_add(struct buf *b, const char *s, size_t n)
+{
+	if (b->len + n + 1 > b->alloc) {
+		size_t na = (b->len + n + 1) * 2;
+		char *p = realloc(b->s, na);
+
+		if (!p)
+			return -ENOMEM;
+		b->s = p;
+		b->alloc = na;
+	}
+	memcpy(b->s + b->len, s, n);
+	b->len += n;
+	b->s[b->len] = '\0';
+	return 0;
+}
+
+/* name="value", the value escaped as the format requires: \\, \" and \n. */
+static int add_label(struct buf *b, const char *name, const char *val)
+{
+	int rc = buf_add(b, b->len > 1 ? "," : "", b->len > 1);
+	const char *p;
+
+	rc = rc ? rc : buf_add(b, name, strlen(name));
+	rc = rc ? rc : buf_add(b, "=\"", 2);
+	for (p = val; !rc && *p; p++) {
+		if (*p == '\\')
+			rc = buf_add(b, "\\\\", 2);
+		else if (*p == '"')
+			rc = buf_add(b, "\\\"", 2);
+		else if (*p == '\n')
+			rc = buf_add(b, "\\n", 2);
+		else
+			rc = buf_add(b, p, 1);
+	}
+	return rc ? rc : buf_add(b, "\"", 1);
+}
+
+/* The labels every sample of fs and type carries, built once per pair. */
+static int fs_labels(struct qfd_prom *p, const struct qfd_fs *fs, int type)
+{
+	int rc;
+
+	if (p->fs == fs && p->type == type)
+		return 0;
+	p->fs = NULL;
+	p->fslabels.len = 0;
+	rc = buf_add(&p->fslabels, "{", 1);
+	rc = rc ? rc : add_label(&p->fslabels, "mountpoint", fs->target);
+	rc = rc ? rc : add_label(&p->fslabels, "fstype", fs->fstype);
+	rc = rc ? rc : add_label(&p->fslabels, "type", qfd_type_name(type));
+	if (rc)
+		return rc;
+	p->fs = fs;
+	p->type = type;
+	return 0;
+}
+
+struct qfd_prom *qfd_prom_new(void)
+{
+	struct qfd_prom *p = calloc(1, sizeof(*p));
+	size_t i;
+
+	if (!p) {
+		warnx("out of memory");
+		return NULL;
+	}
+	p->type = -1;
+	for (i = 0; i < PF_NFAMILIES; i++) {
+		p->fam[i] = tmpfile();
+		if (!p->fam[i]) {
+			warn("cannot make a temporary file (TMPDIR)");
+			qfd_prom_free(p);
+			return NULL;
+		}
+	}
+	return p;
+}
+
+void qfd_prom_free(struct qfd_prom *p)
+{
+	size_t i;
+
+	if (!p)
+		return;
+	for (i = 0; i < PF_NFAMILIES; i++)
+		if (p->fam[i])
+			fclose(p->fam[i]);
+	free(p->fslabels.s);
+	free(p->labels.s);
+	free(p);
+}
+
+static void sample(struct qfd_prom *p, int fam, uint64_t v)
+{
+	FILE *f = p->fam[fam];
+
+	fputs(families[fam].name, f);
+	fputs(p->labels.s, f);
+	fprintf(f, " %" PRIu64 "\n", v);
+}
+
+/* A deadline only while the soft limit is passed, as the GRACE columns. */
+static uint64_t deadline(uint64_t used, uint64_t soft, int64_t timer)
+{
+	return soft && used > soft && timer > 0 ? (uint64_t)timer : 0;
+}
+
+int qfd_prom_dq(struct qfd_prom *p, const struct qfd_fs *fs, int type,
+		const struct qfd_dq *dq, const char *name, time_t now)
+{
+	char id[16];
+	int rc = fs_labels(p, fs, type);
+
+	snprintf(id, sizeof(id), "%" PRIu32, dq->id);
+	p->labels.len = 0;
+	rc = rc ? rc : buf_add(&p->labels, p->fslabels.s, p->fslabels.len);
+	rc = rc ? rc : add_label(&p->labels, "id", id);
+	rc = rc ? rc : add_label(&p->labels, "name", name ? name : "");
+	rc = rc ? rc : buf_add(&p->labels, "}", 1);
+	if (rc)
+		return rc;
+	sample(p, PF_SPACE, dq->space);
+	sample(p, PF_SPACE_SOFT, dq->space_soft);
+	sample(p, PF_SPACE_HARD, dq->space_hard);
+	sample(p, PF_SPACE_GRACE, deadline(dq->space, dq->space_soft,
+					   dq->space_timer));
+	sample(p, PF_FILES, dq->files);
+	sample(p, PF_FILES_SOFT, dq->files_soft);
+	sample(p, PF_FILES_HARD, dq->files_hard);
+	sample(p, PF_FILES_GRACE, deadline(dq->files, dq->files_soft,
+					   dq->files_timer));
+	/* enum qfd_status is 0 to 3 in the documented order */
+	sample(p, PF_STATUS, (uint64_t)qfd_dq_status(dq, now));
+	return 0;
+}
+
+int qfd_prom_scrape(struct qfd_prom *p, const struct qfd_fs *fs, int type,
+		    bool failed)
+{
+	int rc = fs_labels(p, fs, type);
+
+	p->labels.len = 0;
+	rc = rc ? rc : buf_add(&p->labels, p->fslabels.s, p->fslabels.len);
+	rc = rc ? rc : buf_add(&p->labels, "}", 1);
+	if (rc)
+		return rc;
+	sample(p, PF_SCRAPE, failed);
+	return 0;
+}
+
+static int copy(FILE *from, FILE *to)
+{
+	char chunk[65536];
+	size_t n;
+
+	if (fflush(from) || ferror(from))
+		return -EIO;
+	rewind(from);
+	while ((n = fread(chunk, 1, sizeof(chunk), from)) > 0)
+		if (fwrite(chunk, 1, n, to) != n)
+			return errno ? -errno : -EIO;
+	return ferror(from) ? -EIO : 0;
+}
+
+int qfd_prom_write(struct qfd_prom *p, FILE *f)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < PF_NFAMILIES; i++) {
+		fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", families[i].name,
+			families[i].help, families[i].name);
+		rc = copy(p->fam[i], f);
+		if (rc)
+			return rc;
+	}
+	return ferror(f) ? -EIO : 0;
+}
+
+/* Write, flush and sync f; returns 0 or -errno, and closes f either way. */
+static int write_synced(struct qfd_prom *p, FILE *f)
+{
+	int rc = qfd_prom_write(p, f);
+
+	if (!rc && (fflush(f) || fsync(fileno(f))))
+		rc = -errno;
+	if (fclose(f) && !rc)
+		rc = -errno;
+	return rc;
+}
+
+int qfd_prom_textfile(struct qfd_prom *p, const char *path)
+{
+	char *dir = strdup(path), *base = strdup(path), *tmp = NULL;
+	int fd, rc;
+	FILE *f;
+
+	/*
+	 * ".NAME.XXXXXX": the textfile collector reads only *.prom, so it
+	 * never sees the file half written.
+	 */
+	if (!dir || !base ||
+	    asprintf(&tmp, "%s/.%s.XXXXXX", dirname(dir), basename(base)) < 0) {
+		free(dir);
+		free(base);
+		warnx("out of memory");
+		return -ENOMEM;
+	}
+	free(dir);
+	free(base);
+	fd = mkstemp(tmp);
+	if (fd < 0) {
+		rc = -errno;
+		warnx("%s: cannot create a temporary file next to it: %s",
+		      path, strerror(-rc));
+		free(tmp);
+		return rc;
+	}
+	/* mkstemp makes it 0600; node_exporter reads it as another user */
+	f = fchmod(fd, 0644) ? NULL : fdopen(fd, "w");
+	rc = f ? write_synced(p, f) : -errno;
+	if (!f)
+		close(fd);
+	if (!rc && rename(tmp, path))
+		rc = -errno;
+	if (rc) {
+		unlink(tmp);
+		warnx("%s: cannot write the metrics: %s (the old file, if any, is unchanged)",
+		      path, strerror(-rc));
+	}
+	free(tmp);
+	return rc;
+}
