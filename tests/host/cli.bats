@@ -11,7 +11,7 @@ setup() {
 	: "${QFD:?QFD must name the qfd binary}"
 }
 
-COMMANDS="get set report state project on off sync"
+COMMANDS="get set report state project on off sync check watch"
 
 @test "qfd --help lists every command and exits 0" {
 	run "$QFD" --help
