@@ -19,6 +19,9 @@
 # Everything goes through quotactl_fd(2) on an O_PATH descriptor, from a
 # small Python client written into the test's temporary directory (the
 # classic quota tools cannot work on UBIFS: it has no block device).
+#
+# Few tests, each a long workload: tests/vm/check -j N weighs it as
+# vm-weight: 40
 
 load ../lib/fs
 
