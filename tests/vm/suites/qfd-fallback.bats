@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# vm-weight: 60
 # qfd on a kernel without quotactl_fd (before 5.14): it must fall back to
 # quotactl(2) on the mount's block device and give the same numbers; a
 # filesystem without a block device (or a device node that is not there)

@@ -1,4 +1,5 @@
 #!/usr/bin/env bats
+# vm-weight: 280
 # UBIFS quota (kernel/ubifs/patches), tested with the patched module:
 #
 #   kernel/ubifs/build.sh                         # prints the ubifs.ko path
@@ -19,9 +20,6 @@
 # Everything goes through quotactl_fd(2) on an O_PATH descriptor, from a
 # small Python client written into the test's temporary directory (the
 # classic quota tools cannot work on UBIFS: it has no block device).
-#
-# Few tests, each a long workload: tests/vm/check -j N weighs it as
-# vm-weight: 40
 
 load ../lib/fs
 
