@@ -108,8 +108,11 @@ void qfd_kerr_fmt(char *buf, size_t len, const struct qfd_fs *fs, int type,
 					   m, t, fs->fstype);
 			break;
 		}
-		snprintf(buf, len, "%s: %s quotas are off: the filesystem was made or mounted without them (mkfs.ext4 -O quota, mount -o %squota)",
-				   m, t, type == QFD_USR ? "usr" : type == QFD_GRP ? "grp" : "prj");
+		snprintf(buf, len, "%s: %s quotas are off: the filesystem was made or mounted without them (%s, mount -o %squota)",
+				   m, t, !strcmp(fs->fstype, "f2fs") ?
+				   "mkfs.f2fs -O extra_attr,quota,project_quota" :
+				   "mkfs.ext4 -O quota",
+				   type == QFD_USR ? "usr" : type == QFD_GRP ? "grp" : "prj");
 		break;
 	case ENOSYS:
 		/*
@@ -130,6 +133,10 @@ void qfd_kerr_fmt(char *buf, size_t len, const struct qfd_fs *fs, int type,
 		else if (!strncmp(fs->fstype, "ext", 3))
 			snprintf(buf, len, "%s: quotas are off: %s was made without the quota feature (tune2fs -O quota) and mounted without usrquota/grpquota",
 					   m, fs->fstype);
+		else if (!strcmp(fs->fstype, "f2fs"))
+			/* f2fs has no tune2fs: the feature is chosen at mkfs */
+			snprintf(buf, len, "%s: quotas are off: f2fs was made without the quota feature (mkfs.f2fs -O quota) and mounted without usrquota/grpquota",
+				 m);
 		else
 			snprintf(buf, len, "%s: %s has no quota support in this kernel", m,
 					   fs->fstype);

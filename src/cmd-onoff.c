@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
+#include <string.h>
 
 #include "cmds.h"
 #include "mnt.h"
@@ -15,7 +16,32 @@ enum action { ACT_ON, ACT_OFF, ACT_SYNC };
 
 static const char *const act_names[] = { "on", "off", "sync" };
 
-static int act_one(struct qfd_fs *fs, int type, enum action act, bool verbose)
+/*
+ * f2fs answers Q_QUOTAON and Q_QUOTAOFF with its file-based operations even
+ * when its quota files are hidden inodes: on needs a quota file path, which
+ * quotactl_fd cannot pass, and off stops the accounting too, after which
+ * f2fs marks the quota files for repair by fsck.f2fs and loads no quota at
+ * the next mount (seen on Linux 6.1).  Enforcement there comes from the
+ * mount options alone, so qfd refuses instead of doing that damage.
+ */
+static int mount_only(const struct qfd_fs *fs, enum action act, bool *said)
+{
+	if (act == ACT_SYNC || !fs->fstype || strcmp(fs->fstype, "f2fs"))
+		return 0;
+	if (*said)
+		return -EOPNOTSUPP;
+	*said = true;
+	if (act == ACT_ON)
+		warnx("%s: cannot turn quotas on: f2fs enforces them only from the mount options usrquota, grpquota and prjquota",
+		      fs->target);
+	else
+		warnx("%s: cannot turn quotas off: f2fs would stop counting usage as well and leave its quota files for fsck.f2fs to repair; mount it without usrquota, grpquota and prjquota to count without enforcing",
+		      fs->target);
+	return -EOPNOTSUPP;
+}
+
+static int act_one(struct qfd_fs *fs, int type, enum action act, bool verbose,
+		   bool *said)
 {
 	struct qfd_state st;
 	int rc;
@@ -30,6 +56,9 @@ static int act_one(struct qfd_fs *fs, int type, enum action act, bool verbose)
 			return 0;
 		}
 	}
+	rc = mount_only(fs, act, said);
+	if (rc)
+		return rc;
 	switch (act) {
 	case ACT_ON:
 		rc = qf_on(fs, type);
@@ -67,7 +96,7 @@ static int run(int argc, char **argv, enum action act)
 	};
 	const char *name = act_names[act];
 	unsigned int asked = 0, types;
-	bool all = false, verbose = false;
+	bool all = false, verbose = false, said;
 	struct qfd_fs *fss;
 	size_t nfs, i;
 	int c, t, rc = QFD_EXIT_OK;
@@ -104,9 +133,10 @@ static int run(int argc, char **argv, enum action act)
 				rc = QFD_EXIT_FAILURE;
 			continue;
 		}
+		said = false;
 		for (t = 0; t < QFD_NTYPES; t++)
 			if ((types & QFD_TYPE_BIT(t)) &&
-			    act_one(&fss[i], t, act, verbose))
+			    act_one(&fss[i], t, act, verbose, &said))
 				rc = QFD_EXIT_FAILURE;
 	}
 	qfd_fs_free_list(fss, nfs);

@@ -170,6 +170,32 @@ fs_xfs() {
 	_fs_loop xfs "$name" "$size" "$opts" mkfs.xfs -q -f "$@"
 }
 
+# fs_f2fs NAME [-s MIB] [-o MOUNTOPTS] [-- MKFSARGS...]
+#   f2fs with hidden quota inodes and project ids (mkfs.f2fs -O
+#   extra_attr,quota,project_quota), default 256 MiB (f2fs keeps a good
+#   share of a small volume for itself; the image is sparse), default mount
+#   options usrquota,grpquota,prjquota: enforcement on, as fs_ext4.
+fs_f2fs() {
+	local name=$1 size=256 opts=usrquota,grpquota,prjquota
+	shift || return
+	while (($#)); do
+		case $1 in
+		-s) size=$2; shift 2 ;;
+		-o) opts=$2; shift 2 ;;
+		--) shift; break ;;
+		*) _fs_err "fs_f2fs: unknown option $1"; return ;;
+		esac
+	done
+	_fs_loop f2fs "$name" "$size" "$opts" mkfs.f2fs -q -f \
+		-O extra_attr,quota,project_quota "$@"
+}
+
+# fs_f2fs_noquota NAME: f2fs made without the quota feature, mounted
+# without quota options.
+fs_f2fs_noquota() {
+	_fs_loop f2fs "$1" 256 defaults mkfs.f2fs -q -f
+}
+
 # _fs_loop TYPE NAME MIB MOUNTOPTS MKFS [ARGS...]
 _fs_loop() {
 	local type=$1 name=$2 size=$3 opts=$4 img dev mnt
@@ -339,7 +365,7 @@ peer_usage() {
 	type=$(findmnt -n -o FSTYPE --target "$mnt") || return
 	dev=$(findmnt -n -o SOURCE --target "$mnt") || return
 	case $type in
-	ext4)
+	ext4 | f2fs)
 		# -n: numeric ids ("#2001"); CSV columns: id, BlockStatus,
 		# FileStatus, BlockUsed (KiB), BlockSoft, BlockHard, BlockGrace,
 		# FileUsed, ...

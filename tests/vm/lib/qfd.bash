@@ -2,7 +2,7 @@
 # suites in tests/vm/suites, which run inside the test VM (tests/vm/check).
 #
 # Load it from a suite with:
-#     QFD_FS=ext4            # or xfs, ubifs: the filesystem under test
+#     QFD_FS=ext4            # or xfs, ubifs, f2fs: the filesystem under test
 #     load ../lib/qfd
 #
 # It builds on lib/fs.bash (filesystems, users, as_user) and adds:
@@ -251,25 +251,27 @@ qfd_fs_make() {
 	ext4) fs_ext4 "$1" ;;
 	xfs) fs_xfs "$1" -o uquota,gquota,pquota ;;
 	ubifs) fs_ubifs "$1" -o "${QFD_UBIFS_OPTS:-usrquota,grpquota}" ;;
-	*) _fail "QFD_FS='$QFD_FS': want ext4, xfs or ubifs" ;;
+	f2fs) fs_f2fs "$1" ;;
+	*) _fail "QFD_FS='$QFD_FS': want ext4, xfs, ubifs or f2fs" ;;
 	esac
 }
 
 qfd_fs_has_project() {
-	[[ $QFD_FS == ext4 || $QFD_FS == xfs ]]
+	[[ $QFD_FS == ext4 || $QFD_FS == xfs || $QFD_FS == f2fs ]]
 }
 
 qfd_fs_dir_cost() {
 	case $QFD_FS in
 	ext4) echo "4096 1" ;;	# one 4 KiB block for the entries
 	xfs) echo "0 1" ;;	# entries inline in the inode
+	f2fs) echo "0 1" ;;	# inline dentries, in the inode block
 	*) echo "unknown" ;;
 	esac
 }
 
 qfd_fs_format() {
 	case $QFD_FS in
-	ext4) echo vfsv1 ;;
+	ext4 | f2fs) echo vfsv1 ;;
 	xfs) echo xfs ;;
 	*) echo "${QFD_UBIFS_FORMAT:-vfsv1}" ;;
 	esac
@@ -549,6 +551,33 @@ qfd_enforcing() {
 		awk '$2 == "yes" { print $1 "=" $3 }' | paste -sd ' '
 }
 
+# f2fs takes enforcement from the mount options only (src/cmd-onoff.c):
+# qfd refuses on and off there, in one line, and changes nothing.
+QFD_F2FS_OFF="%s: cannot turn quotas off: f2fs would stop counting usage as well and leave its quota files for fsck.f2fs to repair; mount it without usrquota, grpquota and prjquota to count without enforcing"
+QFD_F2FS_ON="%s: cannot turn quotas on: f2fs enforces them only from the mount options usrquota, grpquota and prjquota"
+
+t_off_on_f2fs() {
+	local u=$1 all_on=$2
+	run --separate-stderr qfd off -v "$MNT"
+	assert_status 1
+	assert_stdout_empty
+	# shellcheck disable=SC2059 # the format is ours
+	assert_stderr_line "qfd: $(printf "$QFD_F2FS_OFF" "$MNT")"
+	assert_eq "$(qfd_enforcing "$MNT")" "$all_on"
+	run write_as $u "$MNT/u5106" $((2 * 1024 * 1024))
+	assert_status 1
+	[[ $output == *"Disk quota exceeded"* ]] || _fail "dd said: $output"
+	# on when already on is no error, off after that still refused
+	run --separate-stderr qfd on -v "$MNT"
+	assert_status 0
+	assert_stderr_empty
+	assert_eq "$(qfd_enforcing "$MNT")" "$all_on"
+	# the quota files are still whole: after a remount, the same limits
+	fs_remount "$FSNAME"
+	assert_eq "$(qfd_enforcing "$MNT")" "$all_on"
+	assert_eq "$(qfd_limits "$MNT" -u $u)" "0 1048576 0 0"
+}
+
 t_off_on() {
 	local u=5106 t all_on="" all_off=""
 	for t in $(qfd_types); do
@@ -557,6 +586,10 @@ t_off_on() {
 	done
 	qfd set -q "$MNT" $u --bhard 1M
 	assert_eq "$(qfd_enforcing "$MNT")" "$all_on"
+	if [[ $QFD_FS == f2fs ]]; then
+		t_off_on_f2fs $u "$all_on"
+		return
+	fi
 	touch "$BATS_FILE_TMPDIR/enforcement-off"
 	run --separate-stderr qfd off -v "$MNT"
 	assert_status 0
@@ -591,6 +624,14 @@ t_off_on() {
 
 t_off_one_type() {
 	local want
+	if [[ $QFD_FS == f2fs ]]; then
+		run --separate-stderr qfd off -g "$MNT"
+		assert_status 1
+		# shellcheck disable=SC2059 # the format is ours
+		assert_stderr_line "qfd: $(printf "$QFD_F2FS_OFF" "$MNT")"
+		assert_eq "$(qfd_enforcing "$MNT")" "user=yes group=yes project=yes"
+		return
+	fi
 	touch "$BATS_FILE_TMPDIR/enforcement-off"
 	run --separate-stderr qfd off -g "$MNT"
 	assert_status 0
@@ -606,6 +647,9 @@ t_off_one_type() {
 t_state_json_enforcing() {
 	# the JSON booleans follow enforcement as the table does
 	assert_eq "$(qfd_state_q "$MNT" user enforcing)" true
+	# f2fs: off is refused (t_off_on_f2fs); the false case is
+	# t_state_json_not_enforcing, from the mount options
+	[[ $QFD_FS != f2fs ]] || skip "f2fs enforces from the mount options only"
 	touch "$BATS_FILE_TMPDIR/enforcement-off"
 	qfd off -u "$MNT"
 	assert_eq "$(qfd_enforcing "$MNT" | cut -d" " -f1)" "user=no"
@@ -921,11 +965,11 @@ t_read_only() {
 # ---- the classic tools agree
 
 # peer_limits ID: "KIB-USED KIB-SOFT KIB-HARD FILES ISOFT IHARD" of user ID
-# as quota-tools (ext4) or xfs_quota (XFS) see it, through the device.
+# as quota-tools (ext4, f2fs) or xfs_quota (XFS) see it, through the device.
 peer_limits() {
 	local id=$1
 	case $QFD_FS in
-	ext4)
+	ext4 | f2fs)
 		repquota -u -n -O csv "$DEV" |
 			awk -F, -v id="#$id" '$1 == id { print $4, $5, $6, $8, $9, $10 }'
 		;;
@@ -940,11 +984,11 @@ peer_limits() {
 
 t_peer_reads_qfd_limits() {
 	local u=5116
-	[[ $QFD_FS == ext4 || $QFD_FS == xfs ]] || skip "no classic tool for $QFD_FS"
+	[[ $QFD_FS == ext4 || $QFD_FS == xfs || $QFD_FS == f2fs ]] || skip "no classic tool for $QFD_FS"
 	write_as $u "$MNT/u5116" $((1024 * 1024))
 	qfd set -q "$MNT" $u --bsoft 3M --bhard 5M --isoft 7 --ihard 9
 	assert_eq "$(peer_limits $u)" "1024 3072 5120 1 7 9"
-	if [[ $QFD_FS == ext4 ]]; then
+	if [[ $QFD_FS == ext4 || $QFD_FS == f2fs ]]; then
 		# quota(1) of one user, through the device, the same
 		run quota -u -w -v -p $u
 		assert_eq "$(awk -v d="$DEV" '$1 == d { print $2, $3, $4, $6, $7, $8 }' <<<"$output")" \
@@ -955,24 +999,24 @@ t_peer_reads_qfd_limits() {
 t_qfd_reads_peer_limits() {
 	local u=5117
 	case $QFD_FS in
-	ext4) setquota -u $u 1000 2000 30 40 "$DEV" ;;
+	ext4 | f2fs) setquota -u $u 1000 2000 30 40 "$DEV" ;;
 	xfs) xfs_quota -x -c "limit -u bsoft=3m bhard=5m isoft=7 ihard=9 $u" "$MNT" ;;
 	*) skip "no classic tool for $QFD_FS" ;;
 	esac
 	case $QFD_FS in
-	ext4) assert_eq "$(qfd_limits "$MNT" -u $u)" "1024000 2048000 30 40" ;;
+	ext4 | f2fs) assert_eq "$(qfd_limits "$MNT" -u $u)" "1024000 2048000 30 40" ;;
 	xfs) assert_eq "$(qfd_limits "$MNT" -u $u)" "3145728 5242880 7 9" ;;
 	esac
 	# a group, too
 	case $QFD_FS in
-	ext4) setquota -g 6117 4096 8192 0 0 "$DEV" ;;
+	ext4 | f2fs) setquota -g 6117 4096 8192 0 0 "$DEV" ;;
 	xfs) xfs_quota -x -c "limit -g bsoft=4m bhard=8m 6117" "$MNT" ;;
 	esac
 	assert_eq "$(qfd_limits "$MNT" -g 6117)" "4194304 8388608 0 0"
 }
 
 t_peer_usage_agrees() {
-	[[ $QFD_FS == ext4 || $QFD_FS == xfs ]] || skip "no classic tool for $QFD_FS"
+	[[ $QFD_FS == ext4 || $QFD_FS == xfs || $QFD_FS == f2fs ]] || skip "no classic tool for $QFD_FS"
 	write_as 5118 "$MNT/u5118" $((3 * 1024 * 1024))
 	touch_as 5118 5118 "$MNT/u5118-e"
 	local space files
@@ -997,7 +1041,7 @@ t_no_device_node() {
 		"$QFD" report -u -J "$MNT"; echo "qfd=$?"
 		echo "== peer"
 		case $QFD_FS in
-		ext4) repquota -u "$MNT" 2>&1; echo "peer=$?" ;;
+		ext4 | f2fs) repquota -u "$MNT" 2>&1; echo "peer=$?" ;;
 		xfs) xfs_quota -x -c "report -u -b -N -n" "$MNT" 2>&1; echo "peer=$?" ;;
 		esac
 		"$QFD" set -q "$MNT" 5119 --bhard 4M; echo "set=$?"
@@ -1010,7 +1054,7 @@ t_no_device_node() {
 	assert_eq "$(jq -c '[.quotas[] | select(.id == 5119)]' <<<"$qout")" "$want"
 	peer=$(sed -n '/^== peer$/,$p' <<<"$output")
 	case $QFD_FS in
-	ext4)
+	ext4 | f2fs)
 		assert_output_has_line "peer=1"
 		[[ $peer == *"repquota: Cannot stat() mounted device $DEV: No such file or directory"* ]] ||
 			_fail "repquota said: $peer"
@@ -1069,6 +1113,7 @@ t_quotas_not_enabled() {
 	local name=noq-$QFD_FS m
 	case $QFD_FS in
 	ext4) m=$(fs_ext4_noquota "$name") ;;
+	f2fs) m=$(fs_f2fs_noquota "$name") ;;
 	xfs) m=$(fs_xfs "$name" -o defaults) ;;
 	*) skip "not for $QFD_FS" ;;
 	esac
@@ -1098,6 +1143,7 @@ t_accounting_not_enforcing() {
 	local name=acc-$QFD_FS m u=5131
 	case $QFD_FS in
 	ext4) m=$(fs_ext4 "$name" -o defaults) ;;
+	f2fs) m=$(fs_f2fs "$name" -o defaults) ;;
 	xfs) m=$(fs_xfs "$name" -o uqnoenforce,gqnoenforce,pqnoenforce) ;;
 	*) skip "not for $QFD_FS" ;;
 	esac
@@ -1108,6 +1154,15 @@ t_accounting_not_enforcing() {
 	# counted, not enforced
 	write_as $u "$m/a" $((2 * 1024 * 1024))
 	assert_eq "$(qfd_q "$m" -u $u space status)" "2097152 hard"
+	if [[ $QFD_FS == f2fs ]]; then
+		run --separate-stderr qfd on -v -u "$m"
+		assert_status 1
+		# shellcheck disable=SC2059 # the format is ours
+		assert_stderr_line "qfd: $(printf "$QFD_F2FS_ON" "$m")"
+		assert_eq "$(qfd_enforcing "$m")" "user=no group=no project=no"
+		fs_umount "$name"
+		return
+	fi
 	run --separate-stderr qfd on -v -u "$m"
 	assert_status 0
 	assert_eq "$output" "$m: user quotas on"
@@ -1122,6 +1177,7 @@ t_state_json_not_enforcing() {
 	local name=accj-$QFD_FS m
 	case $QFD_FS in
 	ext4) m=$(fs_ext4 "$name" -o defaults) ;;
+	f2fs) m=$(fs_f2fs "$name" -o defaults) ;;
 	xfs) m=$(fs_xfs "$name" -o uqnoenforce) ;;
 	*) skip "not for $QFD_FS" ;;
 	esac
