@@ -411,6 +411,15 @@ static void syntax_err(struct qfd_want *w, const char *buf, size_t end,
 	w->nbad++;
 }
 
+/* The buffer is not NUL-terminated: no str*() on it. */
+static bool only_blanks(const char *s, size_t len)
+{
+	for (; len; s++, len--)
+		if (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
+			return false;
+	return true;
+}
+
 static json_object *tokenize(struct qfd_want *w, const char *buf, size_t len)
 {
 	struct json_tokener *tok = json_tokener_new();
@@ -433,7 +442,7 @@ static json_object *tokenize(struct qfd_want *w, const char *buf, size_t len)
 		syntax_err(w, buf, len, "the document ends too early");
 	else if (jerr != json_tokener_success)
 		syntax_err(w, buf, end, json_tokener_error_desc(jerr));
-	else if (strspn(buf + end, " \t\r\n") != len - end)
+	else if (!only_blanks(buf + end, len - end))
 		syntax_err(w, buf, end, "something follows the document");
 	else if (!memchr(buf, '\0', len)) {
 		json_tokener_free(tok);
