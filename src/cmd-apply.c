@@ -150,17 +150,12 @@ static int read_doc(struct applycmd *a)
 	return rc ? QFD_EXIT_FAILURE : 0;
 }
 
-/* 0 is "no limit", which is above every limit. */
-static bool lowers(uint64_t old, uint64_t new)
-{
-	return new && (!old || new < old);
-}
-
 /* Compare one limits item with the kernel's entry (as cmd-set.c does). */
 static int plan_limits(struct applycmd *a, struct fsplan *fp, int type,
 		       struct qfd_setreq *r)
 {
 	uint64_t final[QFD_NLIMITS], unit = qf_limit_unit(&fp->fs);
+	const struct qfd_setlist *l = &a->want.fs[fp - a->plan].t[type].list;
 	struct qfd_dq dq;
 	int i, rc;
 
@@ -174,12 +169,18 @@ static int plan_limits(struct applycmd *a, struct fsplan *fp, int type,
 	r->mask = 0;
 	for (i = 0; i < QFD_NLIMITS; i++) {
 		bool asked = r->asked & (1u << i);
+		char where[512];
+
+		snprintf(where, sizeof(where), "%s: %s %s", fp->fs.target,
+			 qfd_type_name(type), qfd_setreq_who(l, r));
+		if (asked && qfd_setreq_resolve(l, r, i, where))
+			return 1;
 
 		/* as the filesystem will keep it, so that a re-run is unchanged */
 		if (asked && i <= QFD_LIM_SPACE_HARD && r->lim[i] % unit &&
 		    r->lim[i] <= UINT64_MAX - unit)
 			r->lim[i] += unit - r->lim[i] % unit;
-		if (asked && a->raise_only && lowers(r->old[i], r->lim[i]))
+		if (asked && a->raise_only && qfd_lim_lowers(r->old[i], r->lim[i]))
 			asked = false;
 		final[i] = asked ? r->lim[i] : r->old[i];
 		if (asked && r->lim[i] != r->old[i])
@@ -189,7 +190,7 @@ static int plan_limits(struct applycmd *a, struct fsplan *fp, int type,
 	    (final[QFD_LIM_FILES_HARD] && final[QFD_LIM_FILES_SOFT] > final[QFD_LIM_FILES_HARD])) {
 		warnx("%s: %s %s: a soft limit would exceed its hard limit",
 		      fp->fs.target, qfd_type_name(type),
-		      qfd_setreq_who(&a->want.fs[fp - a->plan].t[type].list, r));
+		      qfd_setreq_who(l, r));
 		return 1;
 	}
 	return 0;

@@ -93,18 +93,20 @@ static bool get_uint(struct parser *p, json_object *o, uint64_t *v)
  * limit of 0 as none, and a document that says 0 most likely meant "none
  * may be used", which no quota can say.
  */
-static bool get_limit(struct parser *p, json_object *o, int lim, uint64_t *v)
+static bool get_limit(struct parser *p, json_object *o, int lim, uint64_t *v,
+		      int *dir)
 {
 	const char *s;
 	int rc;
 
+	*dir = 0;
 	if (!o) {
 		*v = 0;
 		return true;
 	}
 	if (json_object_is_type(o, json_type_string)) {
 		s = json_object_get_string(o);
-		rc = qfd_parse_limit(lim, s, v);
+		rc = qfd_parse_limit_rel(lim, s, v, dir);
 		if (rc) {
 			/* batch's examples offer 0, which is none there but not here */
 			bad(p, "'%s': %s", s, rc == -ERANGE ? "too large" :
@@ -122,7 +124,7 @@ static bool get_limit(struct parser *p, json_object *o, int lim, uint64_t *v)
 		}
 		*v = qf_round_limit(*v);
 	}
-	if (!*v) {
+	if (!*v && !*dir) {
 		bad(p, "0 is not a limit (the kernel reads it as none): write null for no limit");
 		return false;
 	}
@@ -197,10 +199,10 @@ static bool get_who(struct parser *p, json_object *o, int type, char *who,
 
 /* The fields of one limits item; false when any was bad (reported). */
 static bool parse_fields(struct parser *p, json_object *o, uint64_t *lim,
-			 unsigned int *asked)
+			 unsigned int *asked, unsigned int *rel)
 {
 	bool ok = true;
-	int i;
+	int i, dir;
 
 	json_object_object_foreach(o, key, val) {
 		size_t n = enter(p, key, 0);
@@ -213,8 +215,9 @@ static bool parse_fields(struct parser *p, json_object *o, uint64_t *lim,
 		} else if (i == QFD_NLIMITS) {
 			bad(p, "unknown key: an item has \"who\", \"space-soft\", \"space-hard\", \"files-soft\", \"files-hard\"");
 			ok = false;
-		} else if (get_limit(p, val, i, &lim[i])) {
+		} else if (get_limit(p, val, i, &lim[i], &dir)) {
 			*asked |= 1u << i;
+			rel[dir > 0] |= dir ? 1u << i : 0;
 		} else {
 			ok = false;
 		}
@@ -223,7 +226,8 @@ static bool parse_fields(struct parser *p, json_object *o, uint64_t *lim,
 	for (i = 0; ok && i < QFD_NLIMITS; i += 2) {
 		unsigned int both = 3u << i;
 
-		if ((*asked & both) == both && lim[i + 1] && lim[i] > lim[i + 1]) {
+		/* relative values are compared once the kernel's are known */
+		if ((*asked & both) == both && !((rel[0] | rel[1]) & both) && lim[i + 1] && lim[i] > lim[i + 1]) {
 			bad(p, "%s exceeds %s", qfd_want_lim_key[i], qfd_want_lim_key[i + 1]);
 			ok = false;
 		}
@@ -235,7 +239,7 @@ static int parse_item(struct parser *p, json_object *o, int type,
 		      struct qfd_setlist *l)
 {
 	uint64_t lim[QFD_NLIMITS] = { 0 };
-	unsigned int asked = 0;
+	unsigned int asked = 0, rel[2] = { 0, 0 };	/* -N, +N */
 	struct qfd_setreq *r;
 	json_object *jwho;
 	char who[256];
@@ -249,7 +253,7 @@ static int parse_item(struct parser *p, json_object *o, int type,
 		bad(p, "no \"who\": name the user, group or project");
 		return 0;
 	}
-	ok = parse_fields(p, o, lim, &asked);
+	ok = parse_fields(p, o, lim, &asked, rel);
 	n = enter(p, "who", 0);
 	ok = get_who(p, jwho, type, who, sizeof(who), &id) && ok;
 	leave(p, n);
@@ -260,6 +264,8 @@ static int parse_item(struct parser *p, json_object *o, int type,
 		return -ENOMEM;
 	memcpy(r->lim, lim, sizeof(lim));
 	r->asked = (uint8_t)asked;
+	r->down = (uint8_t)rel[0];
+	r->up = (uint8_t)rel[1];
 	return 0;
 }
 

@@ -96,3 +96,18 @@ refused() {
 	run "$QFD" dump /proc
 	[ "$status" -eq 1 ]
 }
+
+@test "set and apply: relative limits parse; a slip like '+-5G' is refused, exit 2" {
+	run "$QFD" --debug set /proc root --bhard +-5G
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: --bhard '+-5G': not a size (examples: 0, 500M, 1.5G, 2TiB)" ]
+	# a good relative limit gets as far as reading the id's limit now
+	run "$QFD" --debug set --raise-only /proc root --bhard=-1G --ihard +10
+	[ "$status" -eq 1 ]
+	[[ $output == *"Q_GETQUOTA"* ]]
+	item '{"who": "root", "space-soft": "+2M", "space-hard": "1M"}'
+	run "$QFD" apply "$F"
+	[ "$status" -eq 1 ]
+	item '{"who": "root", "files-hard": "--3"}'
+	refused "filesystems[0].user.limits[0].files-hard: '--3': not a count (examples: 1000, 10k, 2.5m; null for no limit)"
+}

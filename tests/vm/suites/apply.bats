@@ -91,13 +91,21 @@ apply_twice() {
 	[[ $output == *"$m: user qfdu3: a soft limit would exceed its hard limit"* ]]
 	[ "$(lim "$m" -u qfdu2)" = "0 0 0 1000" ]
 	[ "$(lim "$m" -u qfdu3)" = "0 5242880 0 0" ]
-	# --raise-only keeps the higher limit and raises the lower
+	# --raise-only keeps a higher limit (none is the highest) and raises a
+	# lower one; relative values count from the kernel's
 	cat >"$D/raise.json" <<-EOT
 	{ "filesystems": [ { "path": "$m", "user": { "limits": [
-	  { "who": "qfdu3", "space-hard": "1M", "files-hard": 50 } ] } } ] }
+	  { "who": "qfdu3", "space-hard": "1M", "files-hard": 50 },
+	  { "who": "qfdu2", "files-hard": "+500" } ] } } ] }
 	EOT
 	"$QFD" apply -q --raise-only "$D/raise.json"
-	[ "$(lim "$m" -u qfdu3)" = "0 5242880 0 50" ]
+	[ "$(lim "$m" -u qfdu3)" = "0 5242880 0 0" ]
+	[ "$(lim "$m" -u qfdu2)" = "0 0 0 1500" ]
+	"$QFD" set -q "$m" qfdu3 --bhard +3M --ihard 10
+	"$QFD" set -q --raise-only "$m" qfdu3 --bhard -1M --ihard 20
+	[ "$(lim "$m" -u qfdu3)" = "0 8388608 0 20" ]
+	run "$QFD" set "$m" qfdu1 --ihard +5 --bhard -1G
+	[ "$status" -eq 2 ] || { echo "$status $output"; false; }
 }
 
 # report MNT: the limits of every id that has one, without usage
