@@ -15,6 +15,8 @@ BUILD_DEPS="$BUILD_DEPS bats jq locales clang libclang-rt-14-dev qemu-system-x86
 BUILD_DEPS="$BUILD_DEPS build-essential dpkg-dev debhelper lintian bash-completion systemd"
 # promtool (package prometheus) validates 'qfd report --prometheus'
 BUILD_DEPS="$BUILD_DEPS prometheus"
+# contrib/ansible: the VM suite apply.bats runs its module with ansible-playbook
+BUILD_DEPS="$BUILD_DEPS ansible-core"
 # Building the kernel patches in kernel/
 BUILD_DEPS="$BUILD_DEPS bc bison flex binutils libelf-dev libssl-dev perl python3 xz-utils patch git debian-archive-keyring"
 
