@@ -6,7 +6,7 @@
 set -eu
 
 # Building qfd
-BUILD_DEPS="autoconf automake libtool pkg-config make gcc libc6-dev linux-libc-dev libmount-dev libsmartcols-dev libnl-genl-3-dev"
+BUILD_DEPS="autoconf automake libtool pkg-config make gcc libc6-dev linux-libc-dev libmount-dev libsmartcols-dev libnl-genl-3-dev libjson-c-dev"
 # Running the tests: bats, and the VM that boots a Debian kernel with the
 # filesystems (ext4, XFS, f2fs, UBIFS), quota-tools and xfsprogs to compare against
 BUILD_DEPS="$BUILD_DEPS bats jq locales clang libclang-rt-14-dev qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs f2fs-tools mtd-utils quota util-linux strace time"
@@ -15,6 +15,8 @@ BUILD_DEPS="$BUILD_DEPS bats jq locales clang libclang-rt-14-dev qemu-system-x86
 BUILD_DEPS="$BUILD_DEPS build-essential dpkg-dev debhelper lintian bash-completion systemd"
 # promtool (package prometheus) validates 'qfd report --prometheus'
 BUILD_DEPS="$BUILD_DEPS prometheus"
+# contrib/ansible: the VM suite apply.bats runs its module with ansible-playbook
+BUILD_DEPS="$BUILD_DEPS ansible-core"
 # Building the kernel patches in kernel/
 BUILD_DEPS="$BUILD_DEPS bc bison flex binutils libelf-dev libssl-dev perl python3 xz-utils patch git debian-archive-keyring"
 

@@ -50,6 +50,50 @@ int qfd_parse_limit(int lim, const char *s, uint64_t *v)
 	return rc;
 }
 
+int qfd_parse_limit_rel(int lim, const char *s, uint64_t *v, int *dir)
+{
+	int d = s[0] == '+' ? 1 : s[0] == '-' ? -1 : 0;
+	int rc;
+
+	/* "+-5G", "--1G" are typing slips, not limits */
+	if (d && (s[1] == '+' || s[1] == '-'))
+		return -EINVAL;
+	rc = qfd_parse_limit(lim, d ? s + 1 : s, v);
+	if (!rc)
+		*dir = d;
+	return rc;
+}
+
+int qfd_setreq_resolve(const struct qfd_setlist *l, struct qfd_setreq *r,
+		       int lim, const char *where)
+{
+	char d[QFD_FMT_LEN];
+	uint64_t old = r->old[lim], n = r->lim[lim];
+	bool up = r->up & (1u << lim);
+
+	if (!(up || r->down & (1u << lim)))
+		return 0;
+	if (is_space_lim(lim))
+		qfd_format_size(n, d, sizeof(d));
+	else
+		qfd_format_count(n, d, sizeof(d));
+	if (!old) {
+		qfd_setreq_warn(l, r, "%s: %s: %s%s: there is no limit to count from; give one",
+				where, lim_desc[lim], up ? "+" : "-", d);
+		return -ENOENT;
+	}
+	if (up ? n > UINT64_MAX - QFD_LIMIT_UNIT - old : n >= old) {
+		qfd_setreq_warn(l, r, "%s: %s: %s%s: %s", where, lim_desc[lim],
+				up ? "+" : "-", d, up ? "too large" :
+				"would leave no limit or less (0 is none): give 0 to remove it");
+		return -ERANGE;
+	}
+	r->lim[lim] = up ? old + n : old - n;
+	r->up &= (uint8_t)~(1u << lim);
+	r->down &= (uint8_t)~(1u << lim);
+	return 0;
+}
+
 const char *qfd_limit_strerror(int lim, int rc)
 {
 	if (rc == -ERANGE)

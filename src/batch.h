@@ -39,6 +39,7 @@ struct qfd_setreq {
 	uint32_t who;			/* offset of WHO in the list's names */
 	uint8_t asked;			/* QFD_SET_* fields to set */
 	uint8_t mask;			/* of those, the ones that differ */
+	uint8_t up, down;		/* asked as +N, -N: lim[] holds N */
 };
 
 struct qfd_setlist {
@@ -86,5 +87,25 @@ void qfd_setlist_free(struct qfd_setlist *l);
 int qfd_parse_limit(int lim, const char *s, uint64_t *v);
 /* "not a size (examples: ...)" for a failed qfd_parse_limit(). */
 const char *qfd_limit_strerror(int lim, int rc);
+
+/*
+ * A limit that may be relative: "+5G" (*dir 1), "-1G" (*dir -1) or, as
+ * qfd_parse_limit() reads it, absolute (*dir 0).  0 or -errno.
+ */
+int qfd_parse_limit_rel(int lim, const char *s, uint64_t *v, int *dir);
+
+/*
+ * Make r's relative limit lim absolute from what the kernel has (r->old):
+ * 0, -ENOENT when there is no limit to count from, -ERANGE when the result
+ * would be 0 or less, or too large.  Reported with qfd_setreq_warn().
+ */
+int qfd_setreq_resolve(const struct qfd_setlist *l, struct qfd_setreq *r,
+		       int lim, const char *where);
+
+/* Would new lower old?  0 is no limit, above every other. */
+static inline bool qfd_lim_lowers(uint64_t old, uint64_t new)
+{
+	return new && (!old || new < old);
+}
 
 #endif

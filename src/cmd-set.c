@@ -39,6 +39,7 @@ enum {
 	OPT_GRACE_FILES,
 	OPT_RESET_GRACE,
 	OPT_GRACE_TIME,
+	OPT_RAISE_ONLY,
 };
 
 #define LIMIT_BITS	((1u << QFD_NLIMITS) - 1)
@@ -59,6 +60,7 @@ enum timer_mode { TIMER_NONE, TIMER_RESET, TIMER_SET };
 struct setcmd {
 	int type;
 	unsigned int want_mask;		/* limits given as options */
+	unsigned int want_up, want_down;	/* of those, +N and -N */
 	uint64_t want[QFD_NLIMITS];
 	const char *like;
 	uint32_t like_id;
@@ -67,7 +69,7 @@ struct setcmd {
 	uint64_t grace[QFD_NTIMERS];
 	enum timer_mode timer_mode;	/* --reset-grace, --grace-time */
 	uint64_t timer_len;
-	bool dry_run, quiet, bytes, exit_changed;
+	bool dry_run, quiet, bytes, exit_changed, raise_only;
 
 	struct qfd_fs fs;
 	struct qfd_setlist list;
@@ -139,6 +141,7 @@ static void help(void)
 		     "      --isoft N        files soft limit (also --files-soft)\n"
 		     "      --ihard N        files hard limit (also --files-hard)\n"
 		     "      --like WHO       copy WHO's four limits (options above override)\n"
+		     "      --raise-only     never lower a limit (none counts as the highest)\n"
 		     "      --batch FILE     limits from FILE ('-': stdin), one id a line:\n"
 		     "                         WHO BSOFT BHARD ISOFT IHARD   ('-' keeps a field)\n"
 		     "      --grace-space T  grace period over space soft limits, for everyone\n"
@@ -152,6 +155,7 @@ static void help(void)
 		     "SIZE: 500M, 1.5G, 2TiB (K, M, G... are 1024-based; KB, MB... 1000-based);\n"
 		     "the kernel keeps space limits in KiB, so sizes round up to a KiB.\n"
 		     "N: 1000, 10k, 2.5m (decimal).  0 removes a limit.\n"
+		     "+SIZE, -SIZE, +N, -N: more or less than WHO's limit now (which must exist).\n"
 		     "T: 90s, 15m, 12h, 7d, 2w, 1d12h, or seconds; 0 to 4294967295 s (136 years).\n"
 		     "A grace period of 0: no grace on ext4 (a soft limit acts as a hard one);\n"
 		     "on XFS the same until the next mount, which reads 0 as 7 days.\n"
@@ -182,11 +186,12 @@ static int parse_opts(struct setcmd *s, int argc, char **argv)
 		{ "quiet", no_argument, NULL, 'q' },
 		{ "bytes", no_argument, NULL, 'b' },
 		{ "exit-changed", no_argument, NULL, OPT_EXIT_CHANGED },
+		{ "raise-only", no_argument, NULL, OPT_RAISE_ONLY },
 		{ NULL, 0, NULL, 0 }
 	};
 	unsigned int types = 0;
 	uint64_t *dur;
-	int c, i, rc;
+	int c, i, rc, dir;
 
 	while ((c = getopt_long(argc, argv, QFD_TYPE_SHORTOPTS "nqbh", opts, NULL)) != -1) {
 		if (qfd_typeopt(&types, c))
@@ -197,11 +202,13 @@ static int parse_opts(struct setcmd *s, int argc, char **argv)
 		case OPT_ISOFT:
 		case OPT_IHARD:
 			i = c - OPT_BSOFT;
-			rc = qfd_parse_limit(i, optarg, &s->want[i]);
+			rc = qfd_parse_limit_rel(i, optarg, &s->want[i], &dir);
 			if (rc)
 				QFD_USAGE_ERR("set", "%s '%s': %s", lim_opt[i], optarg,
 					      qfd_limit_strerror(i, rc));
 			s->want_mask |= 1u << i;
+			s->want_up = (s->want_up & ~(1u << i)) | (dir > 0 ? 1u << i : 0);
+			s->want_down = (s->want_down & ~(1u << i)) | (dir < 0 ? 1u << i : 0);
 			break;
 		case OPT_LIKE:
 			s->like = optarg;
@@ -246,6 +253,9 @@ static int parse_opts(struct setcmd *s, int argc, char **argv)
 			break;
 		case OPT_EXIT_CHANGED:
 			s->exit_changed = true;
+			break;
+		case OPT_RAISE_ONLY:
+			s->raise_only = true;
 			break;
 		case 'h':
 			help();
@@ -325,6 +335,8 @@ static int resolve(struct setcmd *s, char **who, int nwho)
 			errx(QFD_EXIT_FAILURE, "out of memory");
 		memcpy(r->lim, s->want, sizeof(r->lim));
 		r->asked = (uint8_t)s->want_mask;
+		r->up = (uint8_t)s->want_up;
+		r->down = (uint8_t)s->want_down;
 	}
 	rc = qfd_setlist_check_duplicates(&s->list, s->type);
 	if (rc == -ENOMEM)
@@ -404,11 +416,19 @@ static int plan_one(struct setcmd *s, struct qfd_setreq *r)
 	r->mask = 0;
 	for (i = 0; i < QFD_NLIMITS; i++) {
 		bool asked = r->asked & (1u << i);
+		char where[512];
+
+		snprintf(where, sizeof(where), "%s: %s %s", s->fs.target,
+			 qfd_type_name(s->type), qfd_setreq_who(&s->list, r));
+		if (asked && qfd_setreq_resolve(&s->list, r, i, where))
+			return 1;
 
 		/* as the filesystem will keep it, so that a re-run is unchanged */
 		if (asked && i <= QFD_LIM_SPACE_HARD && r->lim[i] % s->unit &&
 		    r->lim[i] <= UINT64_MAX - s->unit)
 			r->lim[i] += s->unit - r->lim[i] % s->unit;
+		if (asked && s->raise_only && qfd_lim_lowers(r->old[i], r->lim[i]))
+			asked = false;
 
 		final[i] = asked ? r->lim[i] : r->old[i];
 		if (asked && r->lim[i] != r->old[i])

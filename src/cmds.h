@@ -23,6 +23,8 @@ int cmd_sync(int argc, char **argv);
 int cmd_project(int argc, char **argv);
 int cmd_check(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+int cmd_apply(int argc, char **argv);
+int cmd_dump(int argc, char **argv);
 
 const struct qfd_cmd *qfd_find_cmd(const char *name);
 

@@ -56,7 +56,7 @@ COMMANDS="get set report state project on off sync check watch"
 }
 
 @test "set: malformed and overflowing sizes are refused, exit 2" {
-	for bad in 10Q 99999999999999999999T -5 1.5.5M "" M 0x10 "1 M"; do
+	for bad in 10Q 99999999999999999999T --5 1.5.5M "" M 0x10 "1 M"; do
 		run "$QFD" set /proc root --bhard "$bad"
 		[ "$status" -eq 2 ] || { echo "accepted '$bad'"; false; }
 		[[ "${lines[0]}" == "qfd: --bhard '$bad': "* ]]

@@ -52,7 +52,7 @@ has() {	# has WORD: the candidates ($output) include WORD
 
 @test "completion: the commands, all of them and only them" {
 	output=$(complete_words "")
-	[ "$output" = "$(printf '%s\n' check get off on project report set state sync watch)" ]
+	[ "$output" = "$(printf '%s\n' apply check dump get off on project report set state sync watch)" ]
 	output=$(complete_words s)
 	[ "$output" = "$(printf '%s\n' set state sync)" ]
 	output=$(complete_words --debug r)

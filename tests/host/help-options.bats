@@ -20,6 +20,7 @@ sample() {
 	T) echo 1h ;;
 	WHO) echo root ;;
 	FILE) echo /dev/null ;;
+	PATH) echo /proc ;;
 	LIST | COL) echo ID ;;
 	soft\|hard) echo soft ;;
 	*) echo "no sample for argument '$1'" >&2; return 1 ;;
@@ -79,8 +80,8 @@ try_all() {
 	try_all
 }
 
-@test "qfd get/set/report/state --help: every option listed is accepted" {
-	for c in get set report state; do
+@test "qfd get/set/report/state/apply/dump --help: every option listed is accepted" {
+	for c in get set report state apply dump; do
 		try_all "$c"
 	done
 }

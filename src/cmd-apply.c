@@ -1,0 +1,513 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * qfd apply: bring filesystems to the quota state a document describes
+ * (desired.c reads it; qfd-apply(8) has the schema).
+ *
+ * Parse, plan, apply.  The document is checked as a whole first; then every
+ * filesystem is opened and every quota state and entry it names is read and
+ * compared, and a soft limit that would exceed its hard one is refused:
+ * any failure up to here has written nothing.  Only then are the
+ * differences written, and only they: a re-run changes nothing, and the
+ * result says so per item, which is what Ansible and friends need.
+ */
+#include <err.h>
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json.h>
+
+#include "batch.h"
+#include "cmds.h"
+#include "desired.h"
+#include "mnt.h"
+#include "quota.h"
+#include "units.h"
+
+enum { OPT_CHECK = 0x200, OPT_DIFF, OPT_PATH, OPT_RAISE_ONLY, OPT_EXIT_CHANGED };
+
+/* The whole-filesystem settings of one quota type: enforcement, grace. */
+struct typeplan {
+	struct qfd_state st;
+	bool enforce;		/* enforcement changes */
+	bool grace[QFD_NTIMERS];
+};
+
+struct fsplan {
+	struct qfd_fs fs;
+	struct typeplan t[QFD_NTYPES];
+	size_t nchanged, nunchanged;
+};
+
+struct applycmd {
+	bool check, diff, json, quiet, exit_changed, raise_only;
+	const char *path;
+	const char *file;
+	struct qfd_want want;
+	struct fsplan *plan;
+	json_object *items;	/* -J */
+	size_t nchanged;
+	bool failed;
+};
+
+static void help(void)
+{
+	qfd_cmd_help("apply",
+		     "      --check          plan and show what would change, write nothing\n"
+		     "      --diff           show each change, old and new value\n"
+		     "  -J, --json           one JSON result: every item changed, unchanged or error\n"
+		     "      --path PATH      apply a document of one filesystem to PATH's instead\n"
+		     "      --raise-only     never lower a limit (none counts as the highest)\n"
+		     "  -q, --quiet          print nothing but errors\n"
+		     "      --exit-changed   exit 4 when something was changed, 0 when not\n",
+		     "FILE is a JSON document ('-': stdin), as 'qfd dump' writes it:\n"
+		     "  {\"filesystems\": [{\"path\": \"/srv\", \"user\": {\"enforce\": true,\n"
+		     "    \"grace\": {\"space\": \"7d\", \"files\": \"7d\"},\n"
+		     "    \"limits\": [{\"who\": \"alice\", \"space-hard\": \"10G\", \"files-hard\": null}]}}]}\n"
+		     "null is no limit; a key left out keeps what the kernel has.  qfd-apply(8).\n");
+}
+
+static int parse_opts(struct applycmd *a, int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "check", no_argument, NULL, OPT_CHECK },
+		{ "diff", no_argument, NULL, OPT_DIFF },
+		{ "json", no_argument, NULL, 'J' },
+		{ "path", required_argument, NULL, OPT_PATH },
+		{ "raise-only", no_argument, NULL, OPT_RAISE_ONLY },
+		{ "quiet", no_argument, NULL, 'q' },
+		{ "exit-changed", no_argument, NULL, OPT_EXIT_CHANGED },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 }
+	};
+	int c;
+
+	while ((c = getopt_long(argc, argv, "Jqh", opts, NULL)) != -1) {
+		switch (c) {
+		case OPT_CHECK: a->check = true; break;
+		case OPT_DIFF: a->diff = true; break;
+		case 'J': a->json = true; break;
+		case OPT_PATH: a->path = optarg; break;
+		case OPT_RAISE_ONLY: a->raise_only = true; break;
+		case 'q': a->quiet = true; break;
+		case OPT_EXIT_CHANGED: a->exit_changed = true; break;
+		case 'h':
+			help();
+			return -1;
+		default:
+			qfd_usage_hint("apply");
+			return QFD_EXIT_USAGE;
+		}
+	}
+	if (optind >= argc)
+		QFD_USAGE_ERR("apply", "name the document: a FILE, or '-' for stdin");
+	if (optind + 1 < argc)
+		QFD_USAGE_ERR("apply", "one document at a time");
+	a->file = argv[optind];
+	return 0;
+}
+
+/* The whole document into memory: json-c parses from a buffer. */
+static int read_doc(struct applycmd *a)
+{
+	bool is_stdin = !strcmp(a->file, "-");
+	const char *name = is_stdin ? "stdin" : a->file;
+	FILE *f = is_stdin ? stdin : fopen(a->file, "re");
+	char *buf = NULL;
+	size_t len = 0, cap = 0, n;
+	int rc;
+
+	if (!f) {
+		warn("%s", a->file);
+		return QFD_EXIT_USAGE;
+	}
+	do {
+		if (cap - len < 65536) {
+			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
+
+			if (!nb) {
+				free(buf);
+				errx(QFD_EXIT_FAILURE, "out of memory");
+			}
+			buf = nb;
+		}
+		n = fread(buf + len, 1, cap - len, f);
+		len += n;
+	} while (n);
+	rc = ferror(f);
+	if (!is_stdin)
+		fclose(f);
+	if (rc) {
+		warnx("%s: read error", name);
+		free(buf);
+		return QFD_EXIT_FAILURE;
+	}
+	rc = qfd_want_parse(&a->want, buf, len, name, a->path);
+	free(buf);
+	if (rc == -EINVAL)
+		return QFD_EXIT_USAGE;
+	return rc ? QFD_EXIT_FAILURE : 0;
+}
+
+/* Compare one limits item with the kernel's entry (as cmd-set.c does). */
+static int plan_limits(struct applycmd *a, struct fsplan *fp, int type,
+		       struct qfd_setreq *r)
+{
+	uint64_t final[QFD_NLIMITS], unit = qf_limit_unit(&fp->fs);
+	const struct qfd_setlist *l = &a->want.fs[fp - a->plan].t[type].list;
+	struct qfd_dq dq;
+	int i, rc;
+
+	rc = qf_get(&fp->fs, type, r->id, &dq);
+	if (rc)
+		return rc;
+	r->old[QFD_LIM_SPACE_SOFT] = dq.space_soft;
+	r->old[QFD_LIM_SPACE_HARD] = dq.space_hard;
+	r->old[QFD_LIM_FILES_SOFT] = dq.files_soft;
+	r->old[QFD_LIM_FILES_HARD] = dq.files_hard;
+	r->mask = 0;
+	for (i = 0; i < QFD_NLIMITS; i++) {
+		bool asked = r->asked & (1u << i);
+		char where[512];
+
+		snprintf(where, sizeof(where), "%s: %s %s", fp->fs.target,
+			 qfd_type_name(type), qfd_setreq_who(l, r));
+		if (asked && qfd_setreq_resolve(l, r, i, where))
+			return 1;
+
+		/* as the filesystem will keep it, so that a re-run is unchanged */
+		if (asked && i <= QFD_LIM_SPACE_HARD && r->lim[i] % unit &&
+		    r->lim[i] <= UINT64_MAX - unit)
+			r->lim[i] += unit - r->lim[i] % unit;
+		if (asked && a->raise_only && qfd_lim_lowers(r->old[i], r->lim[i]))
+			asked = false;
+		final[i] = asked ? r->lim[i] : r->old[i];
+		if (asked && r->lim[i] != r->old[i])
+			r->mask |= 1u << i;
+	}
+	if ((final[QFD_LIM_SPACE_HARD] && final[QFD_LIM_SPACE_SOFT] > final[QFD_LIM_SPACE_HARD]) ||
+	    (final[QFD_LIM_FILES_HARD] && final[QFD_LIM_FILES_SOFT] > final[QFD_LIM_FILES_HARD])) {
+		warnx("%s: %s %s: a soft limit would exceed its hard limit",
+		      fp->fs.target, qfd_type_name(type),
+		      qfd_setreq_who(l, r));
+		return 1;
+	}
+	return 0;
+}
+
+/* Enforcement and grace periods of one type; limits need accounting. */
+static int plan_type(struct applycmd *a, struct fsplan *fp, int type,
+		     struct qfd_want_type *wt, size_t *nbad)
+{
+	struct typeplan *tp = &fp->t[type];
+	size_t n;
+	int rc;
+
+	rc = qf_state(&fp->fs, type, &tp->st);
+	if (!rc && !tp->st.accounting &&
+	    (wt->list.n || wt->grace_asked[0] || wt->grace_asked[1]))
+		rc = -ESRCH;
+	if (rc) {
+		qfd_kerr(&fp->fs, type, rc, "read");
+		return rc;
+	}
+	tp->enforce = wt->enforce != QFD_ENF_KEEP &&
+		      (tp->st.enforcing != (wt->enforce == QFD_ENF_ON) ||
+		       !tp->st.accounting);
+	tp->grace[0] = wt->grace_asked[0] && wt->grace[0] != tp->st.space_grace;
+	tp->grace[1] = wt->grace_asked[1] && wt->grace[1] != tp->st.files_grace;
+	for (n = 0; n < wt->list.n; n++) {
+		rc = plan_limits(a, fp, type, &wt->list.v[n]);
+		if (rc < 0) {
+			qfd_kerr(&fp->fs, type, rc, "read");
+			return rc;
+		}
+		*nbad += (size_t)rc;
+	}
+	return 0;
+}
+
+/* Open and read everything; returns 0 or an exit code (nothing written). */
+static int plan(struct applycmd *a)
+{
+	size_t i, nbad = 0;
+	int t, rc;
+
+	a->plan = calloc(a->want.nfs ? a->want.nfs : 1, sizeof(*a->plan));
+	if (!a->plan)
+		errx(QFD_EXIT_FAILURE, "out of memory");
+	for (i = 0; i < a->want.nfs; i++)
+		a->plan[i].fs.fd = -1;
+	for (i = 0; i < a->want.nfs; i++) {
+		struct fsplan *fp = &a->plan[i];
+
+		rc = qfd_fs_open(a->want.fs[i].path, &fp->fs);
+		if (rc)
+			return qfd_fs_open_exit(rc);
+		for (t = 0; t < QFD_NTYPES; t++) {
+			if (!a->want.fs[i].t[t].present)
+				continue;
+			if (plan_type(a, fp, t, &a->want.fs[i].t[t], &nbad))
+				return QFD_EXIT_FAILURE;
+		}
+	}
+	if (nbad) {
+		warnx("%s: nothing was changed", a->want.file);
+		return QFD_EXIT_USAGE;
+	}
+	return 0;
+}
+
+static const char *verb(const struct applycmd *a, bool changed, int err)
+{
+	if (err)
+		return "error";
+	if (!changed)
+		return "unchanged";
+	return a->check ? "would change" : "changed";
+}
+
+static void fmt_lim(int lim, uint64_t v, char *buf, size_t len)
+{
+	if (!v)
+		snprintf(buf, len, "none");
+	else if (lim <= QFD_LIM_SPACE_HARD)
+		qfd_format_size(v, buf, len);
+	else
+		qfd_format_count(v, buf, len);
+}
+
+/* A limit in the result: null for none, as in the document. */
+static json_object *lim_json(uint64_t v)
+{
+	return v ? json_object_new_uint64(v) : NULL;
+}
+
+/* One item of the result; old and new are taken over (may be NULL). */
+static void add_item(struct applycmd *a, const struct fsplan *fp, int type,
+		     const char *what, const char *who, const uint32_t *id,
+		     bool changed, const char *err, json_object *old,
+		     json_object *new)
+{
+	json_object *o;
+
+	if (!a->json) {
+		json_object_put(old);
+		json_object_put(new);
+		return;
+	}
+	o = json_object_new_object();
+	json_object_object_add(o, "path", json_object_new_string(fp->fs.target));
+	json_object_object_add(o, "type", json_object_new_string(qfd_type_name(type)));
+	json_object_object_add(o, "item", json_object_new_string(what));
+	if (who)
+		json_object_object_add(o, "who", json_object_new_string(who));
+	if (id)
+		json_object_object_add(o, "id", json_object_new_uint64(*id));
+	json_object_object_add(o, "result", json_object_new_string(
+				       err ? "error" : changed ? "changed" : "unchanged"));
+	if (err)
+		json_object_object_add(o, "error", json_object_new_string(err));
+	json_object_object_add(o, "old", old);
+	json_object_object_add(o, "new", new);
+	json_object_array_add(a->items, o);
+}
+
+static void count(struct applycmd *a, struct fsplan *fp, bool changed)
+{
+	if (changed) {
+		fp->nchanged++;
+		a->nchanged++;
+	} else {
+		fp->nunchanged++;
+	}
+}
+
+static void apply_limits(struct applycmd *a, struct fsplan *fp, int type,
+			 const struct qfd_setlist *l, struct qfd_setreq *r)
+{
+	char msg[512] = "", o[QFD_FMT_LEN], n[QFD_FMT_LEN];
+	json_object *jo = json_object_new_object(), *jn = json_object_new_object();
+	struct qfd_dq dq = { 0 };
+	const char *sep = ": ";
+	int i, rc = 0;
+
+	if (r->mask && !a->check) {
+		dq.space_soft = r->lim[QFD_LIM_SPACE_SOFT];
+		dq.space_hard = r->lim[QFD_LIM_SPACE_HARD];
+		dq.files_soft = r->lim[QFD_LIM_FILES_SOFT];
+		dq.files_hard = r->lim[QFD_LIM_FILES_HARD];
+		rc = qf_set(&fp->fs, type, r->id, r->mask, &dq);
+		if (rc) {
+			qfd_kerr_fmt(msg, sizeof(msg), &fp->fs, type, rc, "set limits for");
+			warnx("%s", msg);
+			a->failed = true;
+		}
+	}
+	if (!rc)
+		count(a, fp, r->mask);
+	if (a->diff && r->mask && !a->json)
+		printf("%s %s %s (%u) on %s", verb(a, true, rc), qfd_type_name(type),
+		       qfd_setreq_who(l, r), r->id, fp->fs.target);
+	for (i = 0; i < QFD_NLIMITS; i++) {
+		if (!(r->asked & (1u << i)))
+			continue;
+		json_object_object_add(jo, qfd_want_lim_key[i], lim_json(r->old[i]));
+		json_object_object_add(jn, qfd_want_lim_key[i], lim_json(
+			r->mask & (1u << i) ? r->lim[i] : r->old[i]));
+		if (!a->diff || a->json || !(r->mask & (1u << i)))
+			continue;
+		fmt_lim(i, r->old[i], o, sizeof(o));
+		fmt_lim(i, r->lim[i], n, sizeof(n));
+		printf("%s%s %s -> %s", sep, qfd_want_lim_key[i], o, n);
+		sep = ", ";
+	}
+	if (a->diff && r->mask && !a->json)
+		putchar('\n');
+	add_item(a, fp, type, "limits", qfd_setreq_who(l, r), &r->id, r->mask,
+		 rc ? msg : NULL, jo, jn);
+}
+
+static void apply_grace(struct applycmd *a, struct fsplan *fp, int type,
+			const struct qfd_want_type *wt)
+{
+	struct typeplan *tp = &fp->t[type];
+	uint64_t old[QFD_NTIMERS] = { tp->st.space_grace, tp->st.files_grace };
+	const uint64_t *p[QFD_NTIMERS] = { NULL, NULL };
+	char msg[512] = "", o[QFD_FMT_LEN], n[QFD_FMT_LEN];
+	json_object *jo = json_object_new_object(), *jn = json_object_new_object();
+	static const char *const key[QFD_NTIMERS] = { "space", "files" };
+	bool changed = tp->grace[0] || tp->grace[1];
+	int i, rc = 0;
+
+	for (i = 0; i < QFD_NTIMERS; i++)
+		if (tp->grace[i])
+			p[i] = &wt->grace[i];
+	if (changed && !a->check) {
+		rc = qf_set_grace(&fp->fs, type, p[0], p[1]);
+		if (rc) {
+			qfd_kerr_fmt(msg, sizeof(msg), &fp->fs, type, rc,
+				     "set the grace periods of");
+			warnx("%s", msg);
+			a->failed = true;
+		}
+	}
+	if (!rc)
+		count(a, fp, changed);
+	for (i = 0; i < QFD_NTIMERS; i++) {
+		if (!wt->grace_asked[i])
+			continue;
+		json_object_object_add(jo, key[i], json_object_new_uint64(old[i]));
+		json_object_object_add(jn, key[i], json_object_new_uint64(wt->grace[i]));
+		if (a->diff && !a->json && tp->grace[i])
+			printf("%s %s grace period on %s: %s %s -> %s\n",
+			       verb(a, true, rc), qfd_type_name(type), fp->fs.target,
+			       key[i], qfd_format_duration(old[i], o, sizeof(o)),
+			       qfd_format_duration(wt->grace[i], n, sizeof(n)));
+	}
+	add_item(a, fp, type, "grace", NULL, NULL, changed, rc ? msg : NULL, jo, jn);
+}
+
+static void apply_enforce(struct applycmd *a, struct fsplan *fp, int type,
+			  const struct qfd_want_type *wt)
+{
+	struct typeplan *tp = &fp->t[type];
+	bool on = wt->enforce == QFD_ENF_ON, was = tp->st.accounting && tp->st.enforcing;
+	json_object *jo = json_object_new_object(), *jn = json_object_new_object();
+	char msg[512] = "";
+	int rc = 0;
+
+	if (tp->enforce && !a->check) {
+		rc = on ? qf_on(&fp->fs, type) : qf_off(&fp->fs, type);
+		if (rc) {
+			qfd_kerr_fmt(msg, sizeof(msg), &fp->fs, type, rc,
+				     on ? "turn on" : "turn off");
+			warnx("%s", msg);
+			a->failed = true;
+		}
+	}
+	if (!rc)
+		count(a, fp, tp->enforce);
+	if (a->diff && !a->json && tp->enforce)
+		printf("%s %s enforcement on %s: %s -> %s\n", verb(a, true, rc),
+		       qfd_type_name(type), fp->fs.target, was ? "on" : "off",
+		       on ? "on" : "off");
+	json_object_object_add(jo, "enforce", json_object_new_boolean(was));
+	json_object_object_add(jn, "enforce", json_object_new_boolean(on));
+	add_item(a, fp, type, "enforce", NULL, NULL, tp->enforce, rc ? msg : NULL,
+		 jo, jn);
+}
+
+/* Write the differences: grace periods and limits first, then enforcement. */
+static void apply(struct applycmd *a)
+{
+	size_t i, n;
+	int t;
+
+	for (i = 0; i < a->want.nfs; i++) {
+		struct fsplan *fp = &a->plan[i];
+
+		for (t = 0; t < QFD_NTYPES; t++) {
+			struct qfd_want_type *wt = &a->want.fs[i].t[t];
+
+			if (!wt->present)
+				continue;
+			if (wt->grace_asked[0] || wt->grace_asked[1])
+				apply_grace(a, fp, t, wt);
+			for (n = 0; n < wt->list.n; n++)
+				apply_limits(a, fp, t, &wt->list, &wt->list.v[n]);
+			if (wt->enforce != QFD_ENF_KEEP)
+				apply_enforce(a, fp, t, wt);
+		}
+		if (!a->quiet && !a->json)
+			printf("%s: %zu %s, %zu unchanged\n", fp->fs.target, fp->nchanged,
+			       a->check ? "would change" : "changed", fp->nunchanged);
+	}
+}
+
+static void print_json(struct applycmd *a)
+{
+	json_object *doc = json_object_new_object();
+
+	json_object_object_add(doc, "changed", json_object_new_boolean(a->nchanged > 0));
+	json_object_object_add(doc, "check", json_object_new_boolean(a->check));
+	json_object_object_add(doc, "failed", json_object_new_boolean(a->failed));
+	json_object_object_add(doc, "items", json_object_get(a->items));
+	fputs(json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PRETTY |
+					     JSON_C_TO_STRING_SPACED |
+					     JSON_C_TO_STRING_NOSLASHESCAPE), stdout);
+	putchar('\n');
+	json_object_put(doc);
+}
+
+int cmd_apply(int argc, char **argv)
+{
+	struct applycmd a;
+	size_t i;
+	int rc;
+
+	memset(&a, 0, sizeof(a));
+	rc = parse_opts(&a, argc, argv);
+	if (rc)
+		return rc < 0 ? QFD_EXIT_OK : rc;
+	rc = read_doc(&a);
+	if (!rc)
+		rc = plan(&a);
+	if (!rc) {
+		a.items = json_object_new_array();
+		apply(&a);
+		if (a.json)
+			print_json(&a);
+		json_object_put(a.items);
+		rc = a.failed ? QFD_EXIT_FAILURE : 0;
+		if (a.exit_changed && a.nchanged)
+			rc = qfd_exit_merge(rc, QFD_EXIT_CHANGED);
+	}
+	for (i = 0; a.plan && i < a.want.nfs; i++)
+		if (a.plan[i].fs.target)
+			qfd_fs_close(&a.plan[i].fs);
+	free(a.plan);
+	qfd_want_free(&a.want);
+	return rc;
+}

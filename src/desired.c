@@ -1,0 +1,502 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * The desired-state document of 'qfd apply', read with json-c.
+ *
+ * Every item is checked, not only up to the first bad one, so a run shows
+ * all there is to fix; each message names the item by its place in the
+ * document ("filesystems[0].user.limits[3].space-hard"), which is what a
+ * generated document (Ansible, a dump) can be searched for.  Unknown keys
+ * are errors: a misspelt "space-hrad" must not pass as "keep the limit".
+ */
+#include <err.h>
+#include <errno.h>
+#include <stdarg.h>
+#include <stdlib.h>
+#include <string.h>
+#include <json.h>
+
+#include "desired.h"
+#include "ids.h"
+#include "quota.h"
+#include "units.h"
+
+/* Past this many, bad items are counted, not printed. */
+#define MAX_REPORTED	10
+
+const char *const qfd_want_type_key[QFD_NTYPES] = { "user", "group", "project" };
+const char *const qfd_want_lim_key[QFD_NLIMITS] = {
+	"space-soft", "space-hard", "files-soft", "files-hard",
+};
+static const char *const grace_key[QFD_NTIMERS] = { "space", "files" };
+
+struct parser {
+	struct qfd_want *w;
+	char place[256];
+};
+
+static void bad(struct parser *p, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+static void bad(struct parser *p, const char *fmt, ...)
+{
+	va_list ap;
+
+	if (p->w->nbad++ >= MAX_REPORTED)
+		return;
+	fprintf(stderr, "%s: %s: %s: ", program_invocation_short_name,
+		p->w->file, p->place[0] ? p->place : "the document");
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+/* Descend into key (or [idx] when key is NULL); returns the old length. */
+static size_t enter(struct parser *p, const char *key, size_t idx)
+{
+	size_t n = strlen(p->place);
+
+	if (key)
+		snprintf(p->place + n, sizeof(p->place) - n, "%s%s", n ? "." : "", key);
+	else
+		snprintf(p->place + n, sizeof(p->place) - n, "[%zu]", idx);
+	return n;
+}
+
+static void leave(struct parser *p, size_t n)
+{
+	p->place[n] = '\0';
+}
+
+static bool want_type(struct parser *p, json_object *o, json_type t,
+		      const char *what)
+{
+	if (json_object_is_type(o, t))
+		return true;
+	bad(p, "must be %s", what);
+	return false;
+}
+
+/* A whole number >= 0 from a JSON integer; false (reported) otherwise. */
+static bool get_uint(struct parser *p, json_object *o, uint64_t *v)
+{
+	if (!json_object_is_type(o, json_type_int) || json_object_get_int64(o) < 0) {
+		bad(p, "must be a whole number of at least 0, or a string such as \"10G\"");
+		return false;
+	}
+	*v = json_object_get_uint64(o);
+	return true;
+}
+
+/*
+ * A limit: null is "no limit"; 0 is refused, because the kernel reads a
+ * limit of 0 as none, and a document that says 0 most likely meant "none
+ * may be used", which no quota can say.
+ */
+static bool get_limit(struct parser *p, json_object *o, int lim, uint64_t *v,
+		      int *dir)
+{
+	const char *s;
+	int rc;
+
+	*dir = 0;
+	if (!o) {
+		*v = 0;
+		return true;
+	}
+	if (json_object_is_type(o, json_type_string)) {
+		s = json_object_get_string(o);
+		rc = qfd_parse_limit_rel(lim, s, v, dir);
+		if (rc) {
+			/* batch's examples offer 0, which is none there but not here */
+			bad(p, "'%s': %s", s, rc == -ERANGE ? "too large" :
+			    lim <= QFD_LIM_SPACE_HARD ?
+			    "not a size (examples: 500M, 1.5G, 2TiB; null for no limit)" :
+			    "not a count (examples: 1000, 10k, 2.5m; null for no limit)");
+			return false;
+		}
+	} else if (!get_uint(p, o, v)) {
+		return false;
+	} else if (lim <= QFD_LIM_SPACE_HARD) {
+		if (*v > UINT64_MAX - QFD_LIMIT_UNIT) {
+			bad(p, "too large");
+			return false;
+		}
+		*v = qf_round_limit(*v);
+	}
+	if (!*v && !*dir) {
+		bad(p, "0 is not a limit (the kernel reads it as none): write null for no limit");
+		return false;
+	}
+	return true;
+}
+
+static bool get_duration(struct parser *p, json_object *o, uint64_t *v)
+{
+	int rc;
+
+	if (json_object_is_type(o, json_type_string)) {
+		rc = qfd_parse_duration(json_object_get_string(o), v);
+		if (rc) {
+			bad(p, "'%s': not a duration (examples: 90s, 15m, 12h, 7d, 2w, 1d12h)",
+			    json_object_get_string(o));
+			return false;
+		}
+	} else if (!get_uint(p, o, v)) {
+		return false;
+	}
+	if (*v > QFD_GRACE_MAX) {
+		bad(p, "too long: the kernel keeps at most 4294967295 seconds (about 136 years)");
+		return false;
+	}
+	return true;
+}
+
+static void parse_grace(struct parser *p, json_object *o, struct qfd_want_type *t)
+{
+	int i;
+
+	if (!want_type(p, o, json_type_object, "an object: {\"space\": T, \"files\": T}"))
+		return;
+	json_object_object_foreach(o, key, val) {
+		size_t n = enter(p, key, 0);
+
+		for (i = 0; i < QFD_NTIMERS; i++)
+			if (!strcmp(key, grace_key[i]))
+				break;
+		if (i == QFD_NTIMERS)
+			bad(p, "unknown key: a grace period is \"space\" or \"files\"");
+		else if (get_duration(p, val, &t->grace[i]))
+			t->grace_asked[i] = true;
+		leave(p, n);
+	}
+}
+
+/* "alice", "#2001", or 2001: the id, or false (reported). */
+static bool get_who(struct parser *p, json_object *o, int type, char *who,
+		    size_t len, uint32_t *id)
+{
+	char msg[256];
+	uint64_t v;
+	int rc;
+
+	if (json_object_is_type(o, json_type_int)) {
+		if (!get_uint(p, o, &v))
+			return false;
+		snprintf(who, len, "#%llu", (unsigned long long)v);
+	} else if (want_type(p, o, json_type_string, "a name or an id")) {
+		snprintf(who, len, "%s", json_object_get_string(o));
+	} else {
+		return false;
+	}
+	rc = qfd_id_parse(type, who, id);
+	if (rc) {
+		bad(p, "%s", qfd_id_strerror(type, who, rc, msg, sizeof(msg)));
+		return false;
+	}
+	return true;
+}
+
+/* The fields of one limits item; false when any was bad (reported). */
+static bool parse_fields(struct parser *p, json_object *o, uint64_t *lim,
+			 unsigned int *asked, unsigned int *rel)
+{
+	bool ok = true;
+	int i, dir;
+
+	json_object_object_foreach(o, key, val) {
+		size_t n = enter(p, key, 0);
+
+		for (i = 0; i < QFD_NLIMITS; i++)
+			if (!strcmp(key, qfd_want_lim_key[i]))
+				break;
+		if (!strcmp(key, "who")) {
+			/* read by the caller */
+		} else if (i == QFD_NLIMITS) {
+			bad(p, "unknown key: an item has \"who\", \"space-soft\", \"space-hard\", \"files-soft\", \"files-hard\"");
+			ok = false;
+		} else if (get_limit(p, val, i, &lim[i], &dir)) {
+			*asked |= 1u << i;
+			rel[dir > 0] |= dir ? 1u << i : 0;
+		} else {
+			ok = false;
+		}
+		leave(p, n);
+	}
+	for (i = 0; ok && i < QFD_NLIMITS; i += 2) {
+		unsigned int both = 3u << i;
+
+		/* relative values are compared once the kernel's are known */
+		if ((*asked & both) == both && !((rel[0] | rel[1]) & both) && lim[i + 1] && lim[i] > lim[i + 1]) {
+			bad(p, "%s exceeds %s", qfd_want_lim_key[i], qfd_want_lim_key[i + 1]);
+			ok = false;
+		}
+	}
+	return ok;
+}
+
+static int parse_item(struct parser *p, json_object *o, int type,
+		      struct qfd_setlist *l)
+{
+	uint64_t lim[QFD_NLIMITS] = { 0 };
+	unsigned int asked = 0, rel[2] = { 0, 0 };	/* -N, +N */
+	struct qfd_setreq *r;
+	json_object *jwho;
+	char who[256];
+	uint32_t id;
+	size_t n;
+	bool ok;
+
+	if (!want_type(p, o, json_type_object, "an object: {\"who\": ..., \"space-hard\": ...}"))
+		return 0;
+	if (!json_object_object_get_ex(o, "who", &jwho)) {
+		bad(p, "no \"who\": name the user, group or project");
+		return 0;
+	}
+	ok = parse_fields(p, o, lim, &asked, rel);
+	n = enter(p, "who", 0);
+	ok = get_who(p, jwho, type, who, sizeof(who), &id) && ok;
+	leave(p, n);
+	if (!ok)
+		return 0;
+	r = qfd_setlist_add(l, who, id, 0);
+	if (!r)
+		return -ENOMEM;
+	memcpy(r->lim, lim, sizeof(lim));
+	r->asked = (uint8_t)asked;
+	r->down = (uint8_t)rel[0];
+	r->up = (uint8_t)rel[1];
+	return 0;
+}
+
+static int parse_limits(struct parser *p, json_object *o, int type,
+			struct qfd_setlist *l)
+{
+	size_t i, n;
+	int rc;
+
+	if (!want_type(p, o, json_type_array, "an array of items"))
+		return 0;
+	for (i = 0; i < json_object_array_length(o); i++) {
+		n = enter(p, NULL, i);
+		rc = parse_item(p, json_object_array_get_idx(o, i), type, l);
+		leave(p, n);
+		if (rc)
+			return rc;
+	}
+	rc = qfd_setlist_check_duplicates(l, type);
+	if (rc == -EEXIST) {
+		p->w->nbad++;
+		rc = 0;
+	}
+	return rc;
+}
+
+static int parse_type(struct parser *p, json_object *o, int type,
+		      struct qfd_want_type *t)
+{
+	int rc = 0;
+
+	if (!want_type(p, o, json_type_object, "an object"))
+		return 0;
+	t->present = true;
+	json_object_object_foreach(o, key, val) {
+		size_t n = enter(p, key, 0);
+
+		if (!strcmp(key, "enforce")) {
+			if (want_type(p, val, json_type_boolean, "true or false"))
+				t->enforce = json_object_get_boolean(val) ?
+					     QFD_ENF_ON : QFD_ENF_OFF;
+		} else if (!strcmp(key, "grace")) {
+			parse_grace(p, val, t);
+		} else if (!strcmp(key, "limits")) {
+			rc = parse_limits(p, val, type, &t->list);
+		} else {
+			bad(p, "unknown key: a quota type has \"enforce\", \"grace\", \"limits\"");
+		}
+		leave(p, n);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+static int parse_fs(struct parser *p, json_object *o, struct qfd_want_fs *f)
+{
+	int rc = 0, i;
+
+	if (!want_type(p, o, json_type_object, "an object: {\"path\": ..., \"user\": ...}"))
+		return 0;
+	json_object_object_foreach(o, key, val) {
+		size_t n = enter(p, key, 0);
+
+		for (i = 0; i < QFD_NTYPES; i++)
+			if (!strcmp(key, qfd_want_type_key[i]))
+				break;
+		if (!strcmp(key, "path")) {
+			if (want_type(p, val, json_type_string, "a path on the filesystem") &&
+			    !(f->path = strdup(json_object_get_string(val))))
+				rc = -ENOMEM;
+		} else if (i < QFD_NTYPES) {
+			rc = parse_type(p, val, i, &f->t[i]);
+		} else {
+			bad(p, "unknown key: a filesystem has \"path\", \"user\", \"group\", \"project\"");
+		}
+		leave(p, n);
+		if (rc)
+			return rc;
+	}
+	if (!f->path)
+		bad(p, "no \"path\": name a path on the filesystem");
+	return 0;
+}
+
+static int parse_doc(struct parser *p, json_object *doc, const char *path)
+{
+	json_object *fss = NULL;
+	size_t i, n;
+	int rc;
+
+	if (!want_type(p, doc, json_type_object, "an object: {\"filesystems\": [...]}"))
+		return 0;
+	json_object_object_foreach(doc, key, val) {
+		if (strcmp(key, "filesystems")) {
+			n = enter(p, key, 0);
+			bad(p, "unknown key: the document has \"filesystems\"");
+			leave(p, n);
+		} else {
+			fss = val;
+		}
+	}
+	if (!fss) {
+		bad(p, "no \"filesystems\": nothing to apply");
+		return 0;
+	}
+	n = enter(p, "filesystems", 0);
+	if (!want_type(p, fss, json_type_array, "an array"))
+		return 0;
+	p->w->nfs = json_object_array_length(fss);
+	if (path && p->w->nfs != 1) {
+		bad(p, "--path needs a document of one filesystem, not %zu", p->w->nfs);
+		return 0;
+	}
+	p->w->fs = calloc(p->w->nfs ? p->w->nfs : 1, sizeof(*p->w->fs));
+	if (!p->w->fs)
+		return -ENOMEM;
+	for (i = 0; i < p->w->nfs; i++) {
+		size_t m = enter(p, NULL, i);
+
+		rc = parse_fs(p, json_object_array_get_idx(fss, i), &p->w->fs[i]);
+		leave(p, m);
+		if (rc)
+			return rc;
+	}
+	leave(p, n);
+	if (path && p->w->nfs == 1) {
+		free(p->w->fs[0].path);
+		p->w->fs[0].path = strdup(path);
+		if (!p->w->fs[0].path)
+			return -ENOMEM;
+	}
+	return 0;
+}
+
+/* "FILE:LINE:COL: what json-c says" for a document that is not JSON. */
+static void syntax_err(struct qfd_want *w, const char *buf, size_t end,
+		       const char *what)
+{
+	size_t i, line = 1, col = 1;
+
+	for (i = 0; i < end; i++, col++) {
+		if (buf[i] == '\n') {
+			line++;
+			col = 0;
+		}
+	}
+	warnx("%s:%zu:%zu: not valid JSON: %s", w->file, line, col, what);
+	w->nbad++;
+}
+
+/* The buffer is not NUL-terminated: no str*() on it. */
+static bool only_blanks(const char *s, size_t len)
+{
+	for (; len; s++, len--)
+		if (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
+			return false;
+	return true;
+}
+
+static json_object *tokenize(struct qfd_want *w, const char *buf, size_t len)
+{
+	struct json_tokener *tok = json_tokener_new();
+	enum json_tokener_error jerr;
+	json_object *doc;
+	size_t end;
+
+	if (!tok)
+		return NULL;
+	if (len > INT32_MAX) {
+		warnx("%s: too large", w->file);
+		w->nbad++;
+		json_tokener_free(tok);
+		return NULL;
+	}
+	doc = json_tokener_parse_ex(tok, buf, (int)len);
+	jerr = json_tokener_get_error(tok);
+	end = json_tokener_get_parse_end(tok);
+	if (jerr == json_tokener_continue)
+		syntax_err(w, buf, len, "the document ends too early");
+	else if (jerr != json_tokener_success)
+		syntax_err(w, buf, end, json_tokener_error_desc(jerr));
+	else if (!only_blanks(buf + end, len - end))
+		syntax_err(w, buf, end, "something follows the document");
+	else if (!memchr(buf, '\0', len)) {
+		json_tokener_free(tok);
+		return doc;
+	} else
+		syntax_err(w, buf, (size_t)((const char *)memchr(buf, '\0', len) - buf),
+			   "a NUL byte");
+	json_object_put(doc);
+	json_tokener_free(tok);
+	return NULL;
+}
+
+int qfd_want_parse(struct qfd_want *w, const char *buf, size_t len,
+		   const char *file, const char *path)
+{
+	struct parser p = { .w = w };
+	json_object *doc;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	w->file = file;
+	doc = tokenize(w, buf, len);
+	if (!doc)
+		return w->nbad ? -EINVAL : -ENOMEM;
+	rc = parse_doc(&p, doc, path);
+	json_object_put(doc);
+	if (rc == -ENOMEM) {
+		warnx("%s: out of memory", file);
+		return rc;
+	}
+	if (w->nbad > MAX_REPORTED)
+		warnx("%s: %zu more problems not shown", file, w->nbad - MAX_REPORTED);
+	/* one problem is one line; more get a count, as batch files do */
+	if (w->nbad > 1)
+		warnx("%s: %zu problems: nothing was changed", file, w->nbad);
+	return w->nbad ? -EINVAL : 0;
+}
+
+void qfd_want_free(struct qfd_want *w)
+{
+	size_t i;
+	int t;
+
+	for (i = 0; i < w->nfs && w->fs; i++) {
+		free(w->fs[i].path);
+		for (t = 0; t < QFD_NTYPES; t++)
+			qfd_setlist_free(&w->fs[i].t[t].list);
+	}
+	free(w->fs);
+	memset(w, 0, sizeof(*w));
+}

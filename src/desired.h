@@ -1,0 +1,58 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * The desired state of 'qfd apply' (and what 'qfd dump' writes): which quota
+ * types are enforced, grace periods and limits per id, per filesystem.  The
+ * document is JSON, read with json-c; qfd-apply(8) has the schema.
+ *
+ * Parsing resolves every name and checks every value before a single quota
+ * is read: a bad item is reported with its place in the document, and the
+ * whole document is refused.  No kernel call is made here.
+ */
+#ifndef QFD_DESIRED_H
+#define QFD_DESIRED_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "batch.h"
+#include "qfd.h"
+
+enum qfd_enforce { QFD_ENF_KEEP, QFD_ENF_OFF, QFD_ENF_ON };
+
+struct qfd_want_type {
+	bool present;			/* the document names this type */
+	enum qfd_enforce enforce;
+	bool grace_asked[QFD_NTIMERS];
+	uint64_t grace[QFD_NTIMERS];	/* seconds */
+	struct qfd_setlist list;	/* limits: lim[], asked (null -> 0) */
+};
+
+struct qfd_want_fs {
+	char *path;
+	struct qfd_want_type t[QFD_NTYPES];
+};
+
+struct qfd_want {
+	struct qfd_want_fs *fs;
+	size_t nfs;
+	const char *file;		/* for messages */
+	size_t nbad;
+};
+
+/*
+ * Parse a document of len bytes.  path, when not NULL, replaces the path of
+ * the document's only filesystem (apply --path).  Every problem is reported
+ * as "FILE: PLACE: what" (or "FILE:LINE:COL: " for bad JSON).  Returns 0,
+ * -EINVAL for a bad document, or -ENOMEM.
+ */
+int qfd_want_parse(struct qfd_want *w, const char *buf, size_t len,
+		   const char *file, const char *path);
+void qfd_want_free(struct qfd_want *w);
+
+/* "user", "group", "project": the keys of a filesystem's quota types. */
+extern const char *const qfd_want_type_key[QFD_NTYPES];
+/* "space-soft", ...: the keys of a limit, in QFD_LIM_* order. */
+extern const char *const qfd_want_lim_key[QFD_NLIMITS];
+
+#endif

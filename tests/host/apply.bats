@@ -1,0 +1,113 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# 'qfd apply' documents checked on the host, no VM: every bad document or
+# item is one line naming the file and the place in it, exit 2, and no
+# quota call is made (--debug would trace it).  Documents name /proc, which
+# has no quota support (ENOSYS, exit 1): a good document gets that far and
+# no further, and the host's own filesystems are never touched.
+#
+# Run: QFD=/path/to/src/qfd bats tests/host/apply.bats
+
+setup() {
+	: "${QFD:?QFD must name the qfd binary}"
+	F=$BATS_TEST_TMPDIR/doc.json
+}
+
+# item JSON: a document with one user limits item
+item() {
+	printf '{"filesystems": [{"path": "/proc", "user": {"limits": [%s]}}]}\n' "$1" >"$F"
+}
+
+# refused MESSAGE: apply "$F" fails with exactly that one line, exit 2
+refused() {
+	run "$QFD" --debug apply "$F"
+	[ "$status" -eq 2 ] || { echo "exit $status: $output"; false; }
+	[ "${#lines[@]}" -eq 1 ] || { echo "not one line: $output"; false; }
+	[ "$output" = "qfd: $F: $1" ] || { echo "got: $output"; false; }
+}
+
+@test "apply: a bad value names the item's place, one line, exit 2, no quota call" {
+	item '{"who": "root", "space-hard": "2X"}'
+	refused "filesystems[0].user.limits[0].space-hard: '2X': not a size (examples: 500M, 1.5G, 2TiB; null for no limit)"
+	item '{"who": "root", "files-soft": -1}'
+	refused 'filesystems[0].user.limits[0].files-soft: must be a whole number of at least 0, or a string such as "10G"'
+	item '{"who": "root", "space-hrad": 1}'
+	refused 'filesystems[0].user.limits[0].space-hrad: unknown key: an item has "who", "space-soft", "space-hard", "files-soft", "files-hard"'
+	item '{"who": "qfd-no-such-user", "space-hard": 1}'
+	refused "filesystems[0].user.limits[0].who: unknown user 'qfd-no-such-user'"
+	item '{"space-hard": 1}'
+	refused 'filesystems[0].user.limits[0]: no "who": name the user, group or project'
+	item '{"who": "root", "space-soft": "2M", "space-hard": "1M"}'
+	refused 'filesystems[0].user.limits[0]: space-soft exceeds space-hard'
+}
+
+@test "apply: 0 is refused, null is no limit" {
+	item '{"who": "root", "space-hard": 0}'
+	refused 'filesystems[0].user.limits[0].space-hard: 0 is not a limit (the kernel reads it as none): write null for no limit'
+	item '{"who": "root", "space-hard": null, "files-hard": "10k"}'
+	run "$QFD" apply "$F"
+	[ "$status" -eq 1 ]
+	[ "$output" = "qfd: /proc: proc has no quota support in this kernel" ]
+}
+
+@test "apply: not JSON names FILE:LINE:COLUMN; stdin is 'stdin'" {
+	printf '{"filesystems": [\n  {"path": "/proc",\n   "user": {"enforce": tru}}]}\n' >"$F"
+	run "$QFD" --debug apply "$F"
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: $F:3:27: not valid JSON: boolean expected" ]
+	run "$QFD" apply - <"$F"
+	[ "$output" = "qfd: stdin:3:27: not valid JSON: boolean expected" ]
+	printf '{"filesystems": []} {}' | { run "$QFD" apply -; [ "$output" = "qfd: stdin:1:21: not valid JSON: something follows the document" ]; }
+	printf '{"filesystems": [' | { run "$QFD" apply -; [ "$output" = "qfd: stdin:1:18: not valid JSON: the document ends too early" ]; }
+}
+
+@test "apply: the document's shape: unknown keys, wrong types, --path with two filesystems" {
+	echo '{"filesystem": []}' >"$F"
+	run "$QFD" apply "$F"
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: $F: filesystem: unknown key: the document has \"filesystems\"" ]
+	[ "${lines[1]}" = "qfd: $F: the document: no \"filesystems\": nothing to apply" ]
+	echo '{"filesystems": [{"path": "/proc", "user": {"enforce": "yes"}}]}' >"$F"
+	refused 'filesystems[0].user.enforce: must be true or false'
+	echo '{"filesystems": [{"path": "/proc", "user": {"grace": {"space": "7x"}}}]}' >"$F"
+	refused "filesystems[0].user.grace.space: '7x': not a duration (examples: 90s, 15m, 12h, 7d, 2w, 1d12h)"
+	echo '{"filesystems": [{"path": "/proc"}, {"path": "/proc"}]}' >"$F"
+	run "$QFD" apply --path /proc "$F"
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: $F: filesystems: --path needs a document of one filesystem, not 2" ]
+	item '{"who": "root", "space-hard": 1}, {"who": 0, "space-hard": 2}'
+	run "$QFD" --debug apply "$F"
+	[ "$status" -eq 2 ]
+	[[ $output == *"user '#0' (0) is named twice (also as 'root')"* ]]
+	[[ $output != *quotactl* ]]
+}
+
+@test "apply, dump: usage errors exit 2 with the hint" {
+	run "$QFD" apply
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: name the document: a FILE, or '-' for stdin" ]
+	run "$QFD" apply "$BATS_TEST_TMPDIR/none.json"
+	[ "$status" -eq 2 ]
+	[[ $output == "qfd: $BATS_TEST_TMPDIR/none.json: No such file or directory" ]]
+	run "$QFD" dump
+	[ "$status" -eq 2 ]
+	[ "${lines[1]}" = "Try 'qfd dump --help' for more information." ]
+	run "$QFD" dump /proc
+	[ "$status" -eq 1 ]
+}
+
+@test "set and apply: relative limits parse; a slip like '+-5G' is refused, exit 2" {
+	run "$QFD" --debug set /proc root --bhard +-5G
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: --bhard '+-5G': not a size (examples: 0, 500M, 1.5G, 2TiB)" ]
+	# a good relative limit gets as far as reading the id's limit now
+	run "$QFD" --debug set --raise-only /proc root --bhard=-1G --ihard +10
+	[ "$status" -eq 1 ]
+	[[ $output == *"Q_GETQUOTA"* ]]
+	item '{"who": "root", "space-soft": "+2M", "space-hard": "1M"}'
+	run "$QFD" apply "$F"
+	[ "$status" -eq 1 ]
+	item '{"who": "root", "files-hard": "--3"}'
+	refused "filesystems[0].user.limits[0].files-hard: '--3': not a count (examples: 1000, 10k, 2.5m; null for no limit)"
+}

@@ -1,0 +1,154 @@
+#!/usr/bin/env bats
+# SPDX-License-Identifier: GPL-2.0-or-later
+#
+# 'qfd apply' and 'qfd dump' on real ext4, XFS and (patched) UBIFS: a
+# document applied changes what it says and a re-run nothing, --check
+# writes nothing, one bad item applies nothing, and a dump applied to a
+# fresh filesystem of another type gives the same report apart from usage.
+# Every result is read back from the kernel with 'qfd get' or 'qfd report'.
+#
+# Run: tests/vm/check tests/vm/suites/apply.bats
+# vm-weight: 120
+
+load ../lib/fs
+
+: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
+
+setup_file() {
+	in_vm || skip "not inside the test VM (use tests/vm/check)"
+	fs_teardown
+	users_create
+	fs_ext4 e >/dev/null
+	fs_xfs x -o uquota,gquota,pquota >/dev/null
+	mkdir -p "$QFD_SCRATCH/doc"
+}
+
+teardown_file() {
+	fs_teardown
+}
+
+D=$QFD_SCRATCH/doc
+
+# lim MNT FLAG WHO: "space-soft space-hard files-soft files-hard" in bytes
+lim() {
+	"$QFD" get --csv -n -b -o SPACE-SOFT,SPACE-HARD,FILES-SOFT,FILES-HARD "$2" "$1" "$3" | tr , ' '
+}
+
+# doc MNT: user, group and (where there are any) project limits
+doc() {
+	local prj=
+	[[ ${2:-} == noprj ]] || prj=', "project": { "limits": [ { "who": "qfdp1", "space-hard": "30M" } ] }'
+	cat <<-EOT
+	{ "filesystems": [ { "path": "$1",
+	  "user": { "enforce": true, "grace": { "space": "3d", "files": 7200 },
+	    "limits": [ { "who": "qfdu1", "space-soft": "10M", "space-hard": "20M", "files-soft": 100, "files-hard": null },
+	                { "who": 2002, "files-hard": "1k" } ] },
+	  "group": { "limits": [ { "who": "qfdg1", "space-hard": 41943040 } ] }$prj
+	} ] }
+	EOT
+}
+
+# apply_twice MNT [noprj]: --check writes nothing; a run changes, a re-run does not
+apply_twice() {
+	local m=$1
+	"$QFD" set -q "$m" qfdu1 --bsoft 0 --bhard 0 --isoft 0 --ihard 5
+	doc "$@" >"$D/doc.json"
+	run "$QFD" apply --check --exit-changed "$D/doc.json"
+	[ "$status" -eq 4 ] || { echo "$m: --check: $status $output"; false; }
+	[[ $output == *"$m: "*" would change, "*" unchanged" ]]
+	[ "$(lim "$m" -u qfdu1)" = "0 0 0 5" ] || { echo "$m: --check wrote: $(lim "$m" -u qfdu1)"; false; }
+	run "$QFD" apply --diff --exit-changed "$D/doc.json"
+	[ "$status" -eq 4 ] || { echo "$m: first run: $status $output"; false; }
+	[[ $output == *"changed user qfdu1 (2001) on $m: space-soft none -> 10M, space-hard none -> 20M, files-soft none -> 100, files-hard 5 -> none"* ]] ||
+		{ echo "$output"; false; }
+	[ "$(lim "$m" -u qfdu1)" = "10485760 20971520 100 0" ]
+	[ "$(lim "$m" -u qfdu2)" = "0 0 0 1000" ]
+	[ "$(lim "$m" -g qfdg1)" = "0 41943040 0 0" ]
+	[[ ${2:-} == noprj ]] || [ "$(lim "$m" -p qfdp1)" = "0 31457280 0 0" ]
+	[ "$("$QFD" state -n --raw -o SPACE-GRACE,FILES-GRACE -u "$m")" = "3d 2h" ]
+	run "$QFD" apply -J --exit-changed "$D/doc.json"
+	[ "$status" -eq 0 ] || { echo "$m: second run: $status $output"; false; }
+	jq -e '.changed == false and (.items | length > 3) and
+	       all(.items[]; .result == "unchanged")' <<<"$output"
+}
+
+@test "apply on ext4 and XFS: user, group, project; --check writes nothing; a re-run changes nothing" {
+	apply_twice "$QFD_SCRATCH/e"
+	apply_twice "$QFD_SCRATCH/x"
+}
+
+@test "apply: one bad item (soft over the kernel's hard) applies nothing, exit 2" {
+	local m=$QFD_SCRATCH/e
+	"$QFD" set -q "$m" qfdu3 --bsoft 0 --bhard 5M
+	"$QFD" set -q "$m" qfdu2 --bsoft 0 --bhard 0
+	cat >"$D/bad.json" <<-EOT
+	{ "filesystems": [ { "path": "$m", "user": { "limits": [
+	  { "who": "qfdu2", "space-hard": "7M" },
+	  { "who": "qfdu3", "space-soft": "9M" } ] } } ] }
+	EOT
+	run "$QFD" apply -J "$D/bad.json"
+	[ "$status" -eq 2 ] || { echo "$status $output"; false; }
+	[[ $output == *"$m: user qfdu3: a soft limit would exceed its hard limit"* ]]
+	[ "$(lim "$m" -u qfdu2)" = "0 0 0 1000" ]
+	[ "$(lim "$m" -u qfdu3)" = "0 5242880 0 0" ]
+	# --raise-only keeps a higher limit (none is the highest) and raises a
+	# lower one; relative values count from the kernel's
+	cat >"$D/raise.json" <<-EOT
+	{ "filesystems": [ { "path": "$m", "user": { "limits": [
+	  { "who": "qfdu3", "space-hard": "1M", "files-hard": 50 },
+	  { "who": "qfdu2", "files-hard": "+500" } ] } } ] }
+	EOT
+	"$QFD" apply -q --raise-only "$D/raise.json"
+	[ "$(lim "$m" -u qfdu3)" = "0 5242880 0 0" ]
+	[ "$(lim "$m" -u qfdu2)" = "0 0 0 1500" ]
+	"$QFD" set -q "$m" qfdu3 --bhard +3M --ihard 10
+	"$QFD" set -q --raise-only "$m" qfdu3 --bhard -1M --ihard 20
+	[ "$(lim "$m" -u qfdu3)" = "0 8388608 0 20" ]
+	run "$QFD" set "$m" qfdu1 --ihard +5 --bhard -1G
+	[ "$status" -eq 2 ] || { echo "$status $output"; false; }
+}
+
+# report MNT: the limits of every id that has one, without usage
+limits_report() {
+	"$QFD" report -J -b -o TYPE,ID,SPACE-SOFT,SPACE-HARD,FILES-SOFT,FILES-HARD -u -g "$1" |
+		jq -c '[.quotas[] | select(."space-soft" + ."space-hard" + ."files-soft" + ."files-hard" > 0)] | sort_by(.type, .id)'
+	"$QFD" state -n --raw -o TYPE,ENFORCING,SPACE-GRACE,FILES-GRACE -u -g "$1"
+}
+
+@test "dump ext4 | apply XFS | dump | apply UBIFS: the same limits everywhere; apply on UBIFS" {
+	local e=$QFD_SCRATCH/e x u want
+	x=$(fs_xfs x2 -o uquota,gquota)
+	"$QFD" dump -u -g "$e" >"$D/e.json"
+	jq -e . "$D/e.json" >/dev/null
+	"$QFD" apply -q --path "$x" "$D/e.json"
+	want=$(limits_report "$e")
+	[ "$(limits_report "$x")" = "$want" ] || { diff <(echo "$want") <(limits_report "$x"); false; }
+	run "$QFD" apply -J --path "$x" "$D/e.json"
+	jq -e '.changed == false' <<<"$output"
+
+	u=$(fs_ubifs u) && fs_umount u
+	fs_mount u usrquota,grpquota 2>/dev/null || ubifs_unpatched "stock UBIFS has no quota support (tests/vm/check --ubifs-ko)"
+	apply_twice "$u" noprj
+	"$QFD" dump "$x" | "$QFD" apply -q --path "$u" -
+	[ "$(limits_report "$u")" = "$want" ] || { diff <(echo "$want") <(limits_report "$u"); false; }
+}
+
+@test "ansible: contrib/ansible's qfd_apply on ext4 and XFS: changed, ok, check mode and a bad limit write nothing" {
+	local m src=$BATS_TEST_DIRNAME/../../..
+	command -v ansible-playbook >/dev/null || { echo "ansible-playbook missing (Debian package ansible-core)"; false; }
+	mkdir -p "$QFD_SCRATCH/ans"
+	for m in "$QFD_SCRATCH/e" "$QFD_SCRATCH/x"; do
+		"$QFD" set -q "$m" qfdu1 --bsoft 0 --bhard 0 --isoft 0 --ihard 0
+		"$QFD" set -q "$m" qfdu2 --ihard 0
+		"$QFD" set -q -g "$m" qfdg1 --bhard 0 --ihard 0
+		HOME=$QFD_SCRATCH/ans ANSIBLE_LOCAL_TEMP=$QFD_SCRATCH/ans ANSIBLE_REMOTE_TEMP=$QFD_SCRATCH/ans \
+			ANSIBLE_LIBRARY=$src/contrib/ansible/library ANSIBLE_NOCOLOR=1 \
+			run ansible-playbook -c local -i localhost, -e "mnt=$m" -e "qfd=$QFD" \
+			"$src/contrib/ansible/tests/playbook.yml"
+		[ "$status" -eq 0 ] || { echo "$m: $output"; false; }
+		# what the first run set, and nothing of check mode or the bad run
+		[ "$(lim "$m" -u qfdu1)" = "10485760 20971520 0 0" ]
+		[ "$(lim "$m" -u qfdu2)" = "0 0 0 0" ]
+		[ "$(lim "$m" -g qfdg1)" = "0 0 0 300" ]
+	done
+}
