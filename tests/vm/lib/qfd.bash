@@ -803,8 +803,11 @@ t_bad_input() {
 	assert_usage_error "qfd: --bhard '10Q': not a size (examples: 0, 500M, 1.5G, 2TiB)"
 	run --separate-stderr qfd set "$MNT" $u --bsoft 99999999999999999999T
 	assert_usage_error "qfd: --bsoft '99999999999999999999T': too large"
-	run --separate-stderr qfd set "$MNT" $u --bhard -5
-	assert_usage_error "qfd: --bhard '-5': not a size (examples: 0, 500M, 1.5G, 2TiB)"
+	# (-5 alone is a relative limit now: 5 less; qfd-set.8)
+	run --separate-stderr qfd set "$MNT" $u --bhard --5
+	[[ ${stderr_lines[0]-} == "qfd: --bhard '--5': "* ]] || _fail "got: $stderr"
+	assert_status 2
+	assert_stdout_empty
 	run --separate-stderr qfd set "$MNT" $u --ihard -5
 	[[ ${stderr_lines[0]-} == "qfd: --ihard '-5': "* ]] || _fail "got: $stderr"
 	assert_status 2
