@@ -808,9 +808,15 @@ t_bad_input() {
 	[[ ${stderr_lines[0]-} == "qfd: --bhard '--5': "* ]] || _fail "got: $stderr"
 	assert_status 2
 	assert_stdout_empty
-	run --separate-stderr qfd set "$MNT" $u --ihard -5
-	[[ ${stderr_lines[0]-} == "qfd: --ihard '-5': "* ]] || _fail "got: $stderr"
+	run --separate-stderr qfd set "$MNT" $u --ihard --5
+	[[ ${stderr_lines[0]-} == "qfd: --ihard '--5': "* ]] || _fail "got: $stderr"
 	assert_status 2
+	# a relative change that would go below 1 (the limit is 4)
+	run --separate-stderr qfd set "$MNT" $u --ihard -5
+	assert_status 2
+	assert_stdout_empty
+	assert_eq "${stderr_lines[0]-}" "qfd: $MNT: user $u: files hard limit: -5: would leave no limit or less (0 is none): give 0 to remove it"
+	assert_eq "${stderr_lines[1]-}" "qfd: $MNT: nothing was changed"
 	run --separate-stderr qfd set "$MNT" $u --isoft 3x
 	assert_status 2
 	[[ ${stderr_lines[0]-} == "qfd: --isoft '3x': "* ]] || _fail "got: $stderr"
