@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-weight: 30
+# vm-weight: 10
 #
 # 'qfd check', the monitoring plugin, on ext4, XFS and (patched) UBIFS:
 # each of the four exit codes from a real situation (an id well under its

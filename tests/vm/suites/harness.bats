@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# vm-weight: 70
+# vm-weight: 80
 # Proves the VM harness itself: the kernel is the one asked for, the guest
 # root is writable without touching the host, the filesystems of
 # lib/fs.bash mount with quotas, the test users exist, and usage written as

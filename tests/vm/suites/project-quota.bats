@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-weight: 40
+# vm-weight: 30
 #
 # 'qfd project' on ext4 (project feature) and XFS (pquota): assigning a
 # tree, idempotence, what a recursive walk must not touch (symbolic links,

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# vm-weight: 140
+# vm-weight: 130
 # qfd end to end on ext4 (hidden quota inodes: mkfs.ext4 -O quota,project,
 # mounted usrquota,grpquota,prjquota), in the test VM.  The test bodies are
 # shared with the other filesystems: tests/vm/lib/qfd.bash (t_*).

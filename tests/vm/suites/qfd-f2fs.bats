@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# vm-weight: 150
+# vm-weight: 100
 # qfd end to end on f2fs, the other flash filesystem with quotas (hidden
 # quota inodes: mkfs.f2fs -O extra_attr,quota,project_quota, mounted
 # usrquota,grpquota,prjquota), in the test VM.  The same test bodies as

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# vm-weight: 250
+# vm-weight: 120
 # qfd on UBIFS (simulated NAND, nandsim), in the test VM.
 #
 # Stock UBIFS has no quota support: every quota call is ENOSYS, and qfd

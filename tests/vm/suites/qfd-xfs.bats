@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# vm-weight: 140
+# vm-weight: 180
 # qfd end to end on XFS (mounted uquota,gquota,pquota: accounting and
 # enforcement from the mount), in the test VM.  The test bodies are
 # shared with the other filesystems: tests/vm/lib/qfd.bash (t_*).

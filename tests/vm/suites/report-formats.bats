@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-weight: 30
+# vm-weight: 35
 #
 # 'qfd report' for programs, on ext4 and XFS: names that need quoting or
 # escaping (a group named with a comma, spaces and double quotes) in CSV,

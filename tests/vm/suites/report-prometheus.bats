@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-weight: 50
+# vm-weight: 20
 #
 # 'qfd report --prometheus' and --textfile on ext4, XFS and (patched)
 # UBIFS: promtool accepts the output, every family is one block, the

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-weight: 80
+# vm-weight: 180
 #
 # 'qfd set' as provisioning tools use it, on ext4 and XFS: idempotent runs,
 # all-or-nothing batch files, --dry-run, --like, grace periods and per-id

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-weight: 30
+# vm-weight: 20
 #
 # 'qfd watch' on ext4, XFS and (patched) UBIFS: started in the background,
 # it prints the kernel's netlink quota events (VFS_DQUOT) when a user
