@@ -19,7 +19,10 @@
 #      (one 4 KiB file) for USED of those ids;
 #   2. phase 1, the guest's own few users in /etc/passwd (so name lookups
 #      miss): qfd report as a table (-A), JSON (-J) and CSV (--csv), and
-#      repquota -u -v on ext4, xfs_quota -x -c 'report -u -n' on XFS.
+#      repquota -u -v on ext4, xfs_quota -x -c 'report -u -n' on XFS, and
+#      the floor: bench/floor.c, a bare Q_GETNEXTQUOTA loop through
+#      quotactl_fd that prints seven numbers per id (what every format is
+#      measured against), beside qfd -N -r and --prometheus.
 #      First a check round (rows printed; with strace, for the first case
 #      of each tool and filesystem, the number of quotactl calls), then
 #      REPS timed rounds, output to /dev/null, wall seconds and peak RSS
@@ -44,6 +47,8 @@
 #   QFD_BENCH_TIMEOUT=3600     VM timeout, seconds (host side only)
 #   QFD_BENCH_SETUP=peer       "qfd": make the entries with "qfd set
 #                              --batch" instead of setquota and xfs_quota
+#   QFD_BENCH_NAMES=1          0: skip phase 2 (100,000 names), which
+#                              is most of a full run's time
 #
 # Why xfs_quota is not timed to the end with names: it resolves every id
 # with its own getpwuid() (nsswitch.conf, nscd socket, /etc/passwd read
@@ -60,6 +65,9 @@ if [[ ${QFD_VM:-} != 1 ]]; then
 	# On the host: go into the VM.  Anything the guest must read (this
 	# script, src/qfd) is under $TOP, which the guest sees at the same path.
 	cd "$TOP"
+	# The floor loop (bench/floor.c) is built here: the guest has the
+	# host's compiler too, but under TCG a build costs a minute.
+	cc -O2 -Wall -Werror -o bench/floor bench/floor.c
 	exec tests/vm/run --timeout "${QFD_BENCH_TIMEOUT:-3600}" -- bench/report.sh "$@"
 fi
 
@@ -81,7 +89,8 @@ FIRST=${QFD_BENCH_FIRST_ID:-200000}
 QFD=${QFD_BENCH_QFD:-$TOP/src/qfd}
 SLOW=${QFD_BENCH_SLOW:-20}
 SETUP=${QFD_BENCH_SETUP:-peer}
-for v in N USED REPS FIRST SLOW; do
+PHASE2=${QFD_BENCH_NAMES:-1}
+for v in N USED REPS FIRST SLOW PHASE2; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number, not '${!v}'"
 done
 ((N >= 1 && REPS >= 1 && USED <= N)) || die "need IDS >= 1, REPS >= 1, USED <= IDS"
@@ -187,6 +196,8 @@ declare -A TOOL FS FMT NAMES ROWS CALLS SECS RSS PEER NOTE CMD STRACE RUNS RSSES
 rows() {
 	if [[ $1 == json ]]; then
 		grep -o -i '"id": *[0-9]' | wc -l
+	elif [[ $1 == prom ]]; then
+		grep -c '^qfd_quota_space_used_bytes{' || true
 	else
 		wc -l
 	fi
@@ -307,14 +318,22 @@ Q=$QFD
 # Phase 1: the guest's own few users.  repquota needs -v to list entries
 # without usage (most of ours).  xfs_quota with names is the slow one (see
 # the top of the file): numeric is its timed case.
+FLOOR=$TOP/bench/floor
+[[ -x $FLOOR ]] || die "no $FLOOR (the host side builds it from bench/floor.c)"
+add e.fl floor ext4 raw -n - 1 -- "$FLOOR" "$EXT4"
 add e.rq repquota ext4 table few - 1 -- repquota -u -v "$EXT4_DEV"
 add e.q qfd ext4 table few e.rq 1 -- "$Q" report -u -A "$EXT4"
 add e.qj qfd ext4 json few e.rq 0 -- "$Q" report -u -J "$EXT4"
 add e.qc qfd ext4 csv few e.rq 0 -- "$Q" report -u --csv "$EXT4"
+add e.qr qfd ext4 raw -N e.fl 0 -- "$Q" report -u -N -r "$EXT4"
+add e.qp qfd ext4 prom few e.qj 0 -- "$Q" report -u --prometheus "$EXT4"
+add x.fl floor xfs raw -n - 1 -- "$FLOOR" "$XFS"
 add x.xqn xfs_quota xfs table -n - 1 -- xfs_quota -x -c 'report -u -n' "$XFS"
 add x.q qfd xfs table few x.xq 1 -- "$Q" report -u -A "$XFS"
 add x.qj qfd xfs json few x.xqn 0 -- "$Q" report -u -J "$XFS"
 add x.qc qfd xfs csv few x.xqn 0 -- "$Q" report -u --csv "$XFS"
+add x.qr qfd xfs raw -N x.fl 0 -- "$Q" report -u -N -r "$XFS"
+add x.qp qfd xfs prom few x.qj 0 -- "$Q" report -u --prometheus "$XFS"
 t0=$EPOCHREALTIME
 phase 1
 slow x.xq xfs_quota xfs table few -- xfs_quota -x -c 'report -u' "$XFS"
@@ -323,36 +342,45 @@ echo "phase 1 (few names): $(since "$t0") s"
 # Phase 2: a name for every id, appended in one go (useradd would take
 # hours here).  The rows are those of phase 1; the first lines of qfd's
 # table show that the names are there.
-t0=$EPOCHREALTIME
-awk -v f="$FIRST" -v n="$N" 'BEGIN {
-	for (i = 0; i < n; i++)
-		printf "qb%d:x:%d:100::/nonexistent:/usr/sbin/nologin\n", f + i, f + i
-}' >>/etc/passwd
-echo "setup: $N users appended to the guest's /etc/passwd ($(wc -l </etc/passwd) lines): $(since "$t0") s"
-"$Q" report -u -A "$EXT4" 2>/dev/null | sed -n '1,5p' || true
-t0=$EPOCHREALTIME
-add E.q qfd ext4 table 100k E.rq 0 -- "$Q" report -u -A "$EXT4"
-add E.qn qfd ext4 table -N E.rq 0 -- "$Q" report -u -A -N "$EXT4"
-add X.q qfd xfs table 100k X.xq 0 -- "$Q" report -u -A "$XFS"
-add X.qn qfd xfs table -N X.xq 0 -- "$Q" report -u -A -N "$XFS"
-phase 0
-once E.rq repquota ext4 table 100k 600 -- repquota -u -v "$EXT4_DEV"
-slow X.xq xfs_quota xfs table 100k -- xfs_quota -x -c 'report -u' "$XFS"
-echo "phase 2 (100k names): $(since "$t0") s"
+if ((PHASE2)); then
+	t0=$EPOCHREALTIME
+	awk -v f="$FIRST" -v n="$N" 'BEGIN {
+		for (i = 0; i < n; i++)
+			printf "qb%d:x:%d:100::/nonexistent:/usr/sbin/nologin\n", f + i, f + i
+	}' >>/etc/passwd
+	echo "setup: $N users appended to the guest's /etc/passwd ($(wc -l </etc/passwd) lines): $(since "$t0") s"
+	"$Q" report -u -A "$EXT4" 2>/dev/null | sed -n '1,5p' || true
+	t0=$EPOCHREALTIME
+	add E.q qfd ext4 table 100k E.rq 0 -- "$Q" report -u -A "$EXT4"
+	add E.qn qfd ext4 table -N E.rq 0 -- "$Q" report -u -A -N "$EXT4"
+	add X.q qfd xfs table 100k X.xq 0 -- "$Q" report -u -A "$XFS"
+	add X.qn qfd xfs table -N X.xq 0 -- "$Q" report -u -A -N "$XFS"
+	phase 0
+	once E.rq repquota ext4 table 100k 600 -- repquota -u -v "$EXT4_DEV"
+	slow X.xq xfs_quota xfs table 100k -- xfs_quota -x -c 'report -u' "$XFS"
+	echo "phase 2 (100k names): $(since "$t0") s"
+fi
 
 # ------------------------------------------------------------------ table
 echo
 echo "names: few = only the system's own users (lookups miss), 100k = all $N ids"
 echo "have a user, -n/-N = no name resolution.  seconds: median of $REPS; RSS:"
 echo "largest of $REPS.  ratios: qfd / the peer case named (> 1: qfd slower"
-echo "or bigger).  calls: quotactl + quotactl_fd calls (strace), where counted."
+echo "or bigger); t/floor: time / the raw Q_GETNEXTQUOTA loop (bench/floor.c) on"
+echo "the same filesystem.  calls: quotactl + quotactl_fd calls (strace), where counted."
 echo
-fmt='%-9s %-4s %-5s %-5s %16s %8s %9s %9s %10s %10s %s\n'
+fmt='%-9s %-4s %-5s %-5s %16s %8s %9s %9s %10s %10s %8s %s\n'
 # shellcheck disable=SC2059
-printf "$fmt" tool fs fmt names rows calls seconds "RSS KiB" "t qfd/peer" "RSS ratio" "peer"
+printf "$fmt" tool fs fmt names rows calls seconds "RSS KiB" "t qfd/peer" "RSS ratio" "t/floor" "peer"
 for k in "${ORDER[@]}"; do
 	p=${PEER[$k]}
-	tr=- mr=-
+	tr=- mr=- fr=-
+	f=${k%%.*}.fl
+	if [[ $k != "$f" && -n ${SECS[$f]:-} ]]; then
+		fr=$(awk -v a="${SECS[$k]}" -v b="${SECS[$f]}" 'BEGIN {
+			pre = a ~ /^~/ ? "~" : a ~ /^>/ ? ">" : ""; sub(/^[~>]/, "", a)
+			if (b + 0 > 0) printf "%s%.2f", pre, a / b; else print "-" }')
+	fi
 	if [[ $p != - ]]; then
 		tr=$(awk -v a="${SECS[$k]}" -v b="${SECS[$p]}" 'BEGIN {
 			pre = b ~ /^~/ ? "~" : b ~ /^>/ ? "<" : ""; sub(/^[~>]/, "", b)
@@ -363,7 +391,7 @@ for k in "${ORDER[@]}"; do
 	fi
 	# shellcheck disable=SC2059
 	printf "$fmt" "${TOOL[$k]}" "${FS[$k]}" "${FMT[$k]}" "${NAMES[$k]}" "${ROWS[$k]}" \
-		"${CALLS[$k]:--}" "${SECS[$k]}" "${RSS[$k]:--}" "$tr" "$mr" \
+		"${CALLS[$k]:--}" "${SECS[$k]}" "${RSS[$k]:--}" "$tr" "$mr" "$fr" \
 		"$([[ $p != - ]] && echo "${TOOL[$p]} ${FMT[$p]} ${NAMES[$p]}")"
 done
 for k in "${ORDER[@]}"; do
