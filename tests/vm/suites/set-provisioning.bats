@@ -10,6 +10,7 @@
 # Run: tests/vm/check tests/vm/suites/set-provisioning.bats
 
 load ../lib/fs
+bats_require_minimum_version 1.5.0
 
 # tests/vm/check exports QFD, but the VM passes on only QFD_* variables
 : "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
@@ -289,5 +290,90 @@ space_grace() {
 		[ "$(jq '.filesystems[0]["space-grace"]' <<<"$output")" -eq 4294967295 ]
 		[ "$(jq '.filesystems[0]["files-grace"]' <<<"$output")" -eq 4294944000 ]
 		"$QFD" set -q --grace-space 7d --grace-files 7d "$m"
+	done
+}
+
+# The write phase is whole or nothing (issue 11, item 4).  ext4's quota
+# format refuses a space limit of 2^63 bytes (8E) with ERANGE, after the
+# plan has accepted it: a real kernel error in the middle of a run.
+@test "a kernel error mid-batch puts back the ids written before it: all keep their old limits, one line, exit 1" {
+	local m=$QFD_SCRATCH/e f=$QFD_SCRATCH/batch/erange.txt
+	zero "$m" qfdu1 qfdu2 qfdu3
+	"$QFD" set -q "$m" qfdu2 --isoft 7 --ihard 9
+	printf '%s\n' "qfdu1 1M 2M 10 20" "qfdu2 3M 4M 30 40" "qfdu3 8E - - -" \
+		"$QFD_WEIRD_USER 5M 6M 50 60" >"$f"
+	run --separate-stderr "$QFD" set --batch "$f" "$m"
+	[ "$status" -eq 1 ] || { echo "status $status: $output $stderr"; false; }
+	# no line on stdout claims a change that was put back
+	[ -z "$output" ] || { echo "stdout: $output"; false; }
+	[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$stderr"; false; }
+	[[ $stderr == "qfd: $f:3: $m: cannot set limits for user quotas: Numerical result out of range (user qfdu3, id 2003); the 2 ids written before it were put back: nothing was changed" ]] ||
+		{ echo "$stderr"; false; }
+	[ "$(lim "$m" qfdu1)" = "0 0 0 0" ]
+	[ "$(lim "$m" qfdu2)" = "0 0 7 9" ]
+	[ "$(lim "$m" qfdu3)" = "0 0 0 0" ]
+	[ "$(lim "$m" "$QFD_WEIRD_USER")" = "0 0 0 0" ]
+
+	# the same for 'set' of several ids: +1E is fine for qfdu1, 8E for qfdu2
+	"$QFD" set -q "$m" qfdu1 --bhard 1M
+	"$QFD" set -q "$m" qfdu2 --bhard 7E
+	run --separate-stderr "$QFD" set "$m" qfdu1 qfdu2 --bhard +1E
+	[ "$status" -eq 1 ] || { echo "status $status: $output $stderr"; false; }
+	[ -z "$output" ]
+	[[ $stderr == "qfd: $m: cannot set limits for user quotas: Numerical result out of range (user qfdu2, id 2002); the 1 id written before it was put back: nothing was changed" ]] ||
+		{ echo "$stderr"; false; }
+	[ "$(lim "$m" qfdu1)" = "0 1048576 0 0" ]
+	# (jq reads numbers as doubles: look at qfd's own digits)
+	"$QFD" get -J "$m" qfdu2 | grep -Eq '"space-hard": ?8070450532247928832,'
+	zero "$m" qfdu1 qfdu2
+}
+
+# range_limits MNT: "ID SOFT HARD FILES-SOFT FILES-HARD" of every id from
+# 100000 on that has a limit
+range_limits() {
+	"$QFD" report -J -b -u -o ID,SPACE-SOFT,SPACE-HARD,FILES-SOFT,FILES-HARD "$1" |
+		jq -r '.quotas[] | select(.id >= 100000) |
+			select(."space-soft" + ."space-hard" + ."files-soft" + ."files-hard" > 0) |
+			"\(.id) \(."space-soft") \(."space-hard") \(."files-soft") \(."files-hard")"'
+}
+
+@test "SIGINT or SIGTERM during a 20,000-line batch: every id put back, one line, death by the signal" {
+	local m sig f=$QFD_SCRATCH/batch/long.txt err=$QFD_SCRATCH/batch/long.err
+	local pid status i before
+	seq 100000 119999 | awk '{ print "#" $1, "1M 2M 10 20" }' >"$f"
+	for m in "${MNTS[@]}"; do
+		case $m in */e) sig=INT ;; *) sig=TERM ;; esac
+		# old limits on a few ids, to see them come back
+		printf '#%s 5M 6M 50 60\n' 100000 100001 100002 119999 |
+			"$QFD" set -q --batch - "$m"
+		before=$(range_limits "$m")
+		"$QFD" --debug set --batch "$f" "$m" >"$err.out" 2>"$err" &
+		pid=$!
+		# the signal once the first limit has been written
+		for ((i = 0; i < 6000; i++)); do
+			grep -q 'Q_XSETQLIM' "$err" && break
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.01
+		done
+		kill -"$sig" "$pid" || { echo "$m: the batch ended before the signal"; false; }
+		status=0
+		wait "$pid" || status=$?
+		grep -v '^qfd: debug: ' "$err" >"$err.msg" || true
+		echo "$m: status $status, $(grep -c Q_XSETQLIM "$err") writes: $(cat "$err.msg")"
+		if grep -q 'came after every change was written' "$err.msg"; then
+			# too late to stop: then every id has its new limits
+			[ "$(range_limits "$m" | grep -vc ' 1048576 2097152 10 20$')" -eq 0 ]
+			[ "$(grep -c '^changed ' "$err.out")" -eq 20000 ]
+			awk '{ print $1, "0 0 0 0" }' "$f" | "$QFD" set -q --batch - "$m"
+		else
+			[ "$(wc -l <"$err.msg")" -eq 1 ]
+			grep -Eq "^qfd: $m: interrupted by SIG$sig after [0-9]+ of 20000 user ids were written; the [0-9]+ ids? written (was|were) put back: nothing was changed\$" "$err.msg"
+			[ ! -s "$err.out" ]
+			[ "$(range_limits "$m")" = "$before" ] ||
+				{ diff <(echo "$before") <(range_limits "$m") | head; false; }
+		fi
+		[ "$status" -eq $((128 + $(kill -l "$sig"))) ]
+		printf '#%s 0 0 0 0\n' 100000 100001 100002 119999 |
+			"$QFD" set -q --batch - "$m"
 	done
 }
