@@ -183,7 +183,7 @@ void qfd_setwrite_msg(char *buf, size_t len, const struct qfd_fs *fs,
 	if (off < 0 || (size_t)off >= len)
 		return;
 	qfd_kerr_fmt(err, sizeof(err), fs, type, w->kept_err, "put back limits for");
-	snprintf(buf + off, len - (size_t)off, "%s failed (%s): %zu %s %s their new limits, listed on stdout",
+	snprintf(buf + off, len - (size_t)off, "%s failed (%s): %zu %s %s new limits, listed on stdout",
 		 w->nkept > 1 ? " and others" : "", err, w->nkept, ids(w->nkept),
-		 w->nkept == 1 ? "keeps" : "keep");
+		 w->nkept == 1 ? "keeps its" : "keep their");
 }

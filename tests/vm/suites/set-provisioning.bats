@@ -360,6 +360,7 @@ range_limits() {
 		wait "$pid" || status=$?
 		grep -v '^qfd: debug: ' "$err" >"$err.msg" || true
 		echo "$m: status $status, $(grep -c Q_XSETQLIM "$err") writes: $(cat "$err.msg")"
+		echo "# $m: SIG$sig after $(grep -c Q_XSETQLIM "$err") writes: $(head -c 160 "$err.msg")" >&3
 		if grep -q 'came after every change was written' "$err.msg"; then
 			# too late to stop: then every id has its new limits
 			[ "$(range_limits "$m" | grep -vc ' 1048576 2097152 10 20$')" -eq 0 ]
@@ -376,4 +377,40 @@ range_limits() {
 		printf '#%s 0 0 0 0\n' 100000 100001 100002 119999 |
 			"$QFD" set -q --batch - "$m"
 	done
+}
+
+# XFS keeps its quotas on a read-only mount (ext4 suspends them), so there
+# the writes after a remount fail with EROFS, and so does every put-back:
+# the ids left changed must be exactly the ones printed as changed.
+@test "XFS remounted read-only mid-batch: exit 1, and exactly the ids listed as changed keep new limits" {
+	local m=$QFD_SCRATCH/x f=$QFD_SCRATCH/batch/long.txt err=$QFD_SCRATCH/batch/ro.err
+	local pid status i listed
+	[ -s "$f" ] || seq 100000 119999 | awk '{ print "#" $1, "1M 2M 10 20" }' >"$f"
+	"$QFD" --debug set --batch "$f" "$m" >"$err.out" 2>"$err" &
+	pid=$!
+	for ((i = 0; i < 6000; i++)); do
+		grep -q 'Q_XSETQLIM' "$err" && break
+		sleep 0.01
+	done
+	# by another process, as an administrator or errors=remount-ro would
+	for ((i = 0; i < 500; i++)); do
+		fs_remount_ro x 2>/dev/null && break
+		sleep 0.01
+	done
+	status=0
+	wait "$pid" || status=$?
+	fs_remount_rw x
+	grep -v '^qfd: debug: ' "$err" >"$err.msg" || true
+	echo "status $status: $(cat "$err.msg")"
+	echo "# $m: read-only after $(grep -c 'Q_XSETQLIM.*= 0$' "$err") writes" >&3
+	[ "$status" -eq 1 ]
+	[ "$(wc -l <"$err.msg")" -eq 1 ]
+	grep -Eq "^qfd: $f:[0-9]+: $m: read-only filesystem: cannot set limits for user quotas; remount it read-write \(user #[0-9]+, id [0-9]+\); of the [0-9]+ ids? written before it, 0 were put back, but putting back user #100000 \(id 100000\)( and others)? failed \($m: read-only filesystem: cannot put back limits for user quotas; remount it read-write\): [0-9]+ ids? keeps? (its|their) new limits, listed on stdout\$" "$err.msg"
+	listed=$(sed -n 's/^changed user #[0-9]* (\([0-9]*\)) on .*/\1 1048576 2097152 10 20/p' "$err.out")
+	[ -n "$listed" ]
+	[ "$(grep -vc '^changed ' "$err.out")" -eq 0 ]
+	[ "$(range_limits "$m")" = "$listed" ] ||
+		{ diff <(echo "$listed") <(range_limits "$m") | head; false; }
+	awk '{ print $1, "0 0 0 0" }' "$f" | "$QFD" set -q --batch - "$m"
+	[ -z "$(range_limits "$m")" ]
 }
