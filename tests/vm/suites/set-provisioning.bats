@@ -1,9 +1,10 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-weight: 80
+# vm-weight: 110
 #
 # 'qfd set' as provisioning tools use it, on ext4 and XFS: idempotent runs,
-# all-or-nothing batch files, --dry-run, --like, grace periods and per-id
+# all-or-nothing batch files (also when the kernel fails or a signal comes
+# half way through the writes), --dry-run, --like, grace periods and per-id
 # grace times, and concurrent setters of different fields.  Every result is
 # read back from the kernel with 'qfd get -J' or 'qfd state -J'.
 #
