@@ -40,6 +40,7 @@ struct qfd_setreq {
 	uint8_t asked;			/* QFD_SET_* fields to set */
 	uint8_t mask;			/* of those, the ones that differ */
 	uint8_t up, down;		/* asked as +N, -N: lim[] holds N */
+	uint8_t written;		/* setwrite.c: QFD_WRITTEN_* */
 };
 
 struct qfd_setlist {

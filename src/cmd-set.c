@@ -25,6 +25,8 @@
 #include "ids.h"
 #include "mnt.h"
 #include "quota.h"
+#include "setwrite.h"
+#include "sigdefer.h"
 #include "units.h"
 
 enum {
@@ -74,6 +76,7 @@ struct setcmd {
 	struct qfd_fs fs;
 	struct qfd_setlist list;
 	struct qfd_state st;		/* grace periods before any change */
+	const uint64_t *grace_p[QFD_NTIMERS];	/* the ones that change */
 	uint64_t unit;			/* the filesystem keeps space limits in */
 	time_t now;
 	size_t nchanged;
@@ -463,67 +466,33 @@ static int plan_one(struct setcmd *s, struct qfd_setreq *r)
 	return 0;
 }
 
-static int apply_one(struct setcmd *s, struct qfd_setreq *r)
+/* Which grace periods differ: --grace-space, --grace-files. */
+static void plan_grace(struct setcmd *s)
 {
-	struct qfd_dq dq = { 0 };
-	int rc;
-
-	if (!r->mask) {
-		if (!s->quiet)
-			describe(s, r);
-		return 0;
-	}
-	if (!s->dry_run) {
-		dq.space_soft = r->lim[QFD_LIM_SPACE_SOFT];
-		dq.space_hard = r->lim[QFD_LIM_SPACE_HARD];
-		dq.files_soft = r->lim[QFD_LIM_FILES_SOFT];
-		dq.files_hard = r->lim[QFD_LIM_FILES_HARD];
-		dq.space_timer = r->timer[QFD_TIMER_SPACE];
-		dq.files_timer = r->timer[QFD_TIMER_FILES];
-		rc = qf_set(&s->fs, s->type, r->id, r->mask, &dq);
-		if (rc) {
-			qfd_kerr(&s->fs, s->type, rc, "set limits for");
-			return rc;
-		}
-	}
-	s->nchanged++;
-	if (!s->quiet)
-		describe(s, r);
-	return 0;
-}
-
-/* The filesystem-wide grace periods: --grace-space, --grace-files. */
-static int apply_grace(struct setcmd *s)
-{
-	const uint64_t *p[QFD_NTIMERS] = { NULL, NULL };
 	uint64_t old[QFD_NTIMERS] = { s->st.space_grace, s->st.files_grace };
-	char a[QFD_FMT_LEN], b[QFD_FMT_LEN];
-	const char *sep = ": ";
-	int i, rc;
+	int i;
 
 	for (i = 0; i < QFD_NTIMERS; i++)
 		if (s->grace_asked[i] && s->grace[i] != old[i])
-			p[i] = &s->grace[i];
-	if (!p[0] && !p[1]) {
-		if (!s->quiet)
-			printf("unchanged %s grace periods on %s\n",
-			       qfd_type_name(s->type), s->fs.target);
-		return 0;
+			s->grace_p[i] = &s->grace[i];
+}
+
+static void print_grace(const struct setcmd *s)
+{
+	uint64_t old[QFD_NTIMERS] = { s->st.space_grace, s->st.files_grace };
+	char a[QFD_FMT_LEN], b[QFD_FMT_LEN];
+	const char *sep = ": ";
+	int i;
+
+	if (!s->grace_p[0] && !s->grace_p[1]) {
+		printf("unchanged %s grace periods on %s\n",
+		       qfd_type_name(s->type), s->fs.target);
+		return;
 	}
-	if (!s->dry_run) {
-		rc = qf_set_grace(&s->fs, s->type, p[0], p[1]);
-		if (rc) {
-			qfd_kerr(&s->fs, s->type, rc, "set the grace periods of");
-			return rc;
-		}
-	}
-	s->nchanged++;
-	if (s->quiet)
-		return 0;
 	printf("%s %s grace periods on %s", verb(s, true), qfd_type_name(s->type),
 	       s->fs.target);
 	for (i = 0; i < QFD_NTIMERS; i++) {
-		if (!p[i])
+		if (!s->grace_p[i])
 			continue;
 		printf("%s%s %s -> %s", sep, timer_name[i],
 		       qfd_format_duration(old[i], a, sizeof(a)),
@@ -531,6 +500,72 @@ static int apply_grace(struct setcmd *s)
 		sep = ", ";
 	}
 	putchar('\n');
+}
+
+/*
+ * After a failed write phase: the grace periods back as they were, one
+ * line saying what happened, and on stdout the ids that could not be put
+ * back, since they are the only ones changed.
+ */
+static int roll_back(struct setcmd *s, const struct qfd_setwrite *w,
+		     bool grace_written)
+{
+	uint64_t old[QFD_NTIMERS] = { s->st.space_grace, s->st.files_grace };
+	char msg[2048], gerr[512];
+	size_t n, len;
+	int rc = 0;
+
+	qfd_setwrite_msg(msg, sizeof(msg), &s->fs, s->type, &s->list, w);
+	len = strlen(msg);
+	if (grace_written) {
+		rc = qf_set_grace(&s->fs, s->type, s->grace_p[0] ? &old[0] : NULL,
+				  s->grace_p[1] ? &old[1] : NULL);
+		if (!rc) {
+			snprintf(msg + len, sizeof(msg) - len,
+				 "; the grace periods were put back");
+		} else {
+			qfd_kerr_fmt(gerr, sizeof(gerr), &s->fs, s->type, rc,
+				     "put back the grace periods of");
+			snprintf(msg + len, sizeof(msg) - len,
+				 "; the grace periods keep their new values (%s)", gerr);
+		}
+	}
+	warnx("%s", msg);
+	for (n = 0; !s->quiet && n < s->list.n; n++)
+		if (s->list.v[n].written == QFD_WRITTEN_YES)
+			describe(s, &s->list.v[n]);
+	if (grace_written && rc && !s->quiet)
+		print_grace(s);
+	if (w->sig) {
+		qfd_sigdefer_end();
+		return qfd_sigdefer_raise(w->sig);
+	}
+	return QFD_EXIT_FAILURE;
+}
+
+/*
+ * The write phase: the grace periods, then every id in order, all of it
+ * or (as far as the kernel lets) none of it.  SIGINT, SIGTERM and SIGHUP
+ * wait until the writes are done or put back.
+ */
+static int write_all(struct setcmd *s)
+{
+	bool grace = s->grace_p[0] || s->grace_p[1];
+	struct qfd_setwrite w;
+	char msg[512];
+	int rc;
+
+	if (grace) {
+		rc = qf_set_grace(&s->fs, s->type, s->grace_p[0], s->grace_p[1]);
+		if (rc) {
+			qfd_kerr_fmt(msg, sizeof(msg), &s->fs, s->type, rc,
+				     "set the grace periods of");
+			warnx("%s; nothing was changed", msg);
+			return QFD_EXIT_FAILURE;
+		}
+	}
+	if (qfd_setlist_write(&s->fs, s->type, &s->list, &w))
+		return roll_back(s, &w, grace);
 	return 0;
 }
 
@@ -538,7 +573,7 @@ static int run(struct setcmd *s, int argc, char **argv)
 {
 	bool grace = s->grace_asked[0] || s->grace_asked[1];
 	size_t n, nbad = 0;
-	int rc, err, nwho = argc - optind - 1;
+	int rc, err, sig, nwho = argc - optind - 1;
 
 	rc = check_args(s, nwho > 0 ? nwho : 0, optind < argc);
 	if (rc)
@@ -582,11 +617,31 @@ static int run(struct setcmd *s, int argc, char **argv)
 		return QFD_EXIT_USAGE;
 	}
 
-	if (grace && apply_grace(s))
-		rc = QFD_EXIT_FAILURE;
-	for (n = 0; n < s->list.n; n++)
-		if (apply_one(s, &s->list.v[n]))
-			rc = QFD_EXIT_FAILURE;
+	if (grace)
+		plan_grace(s);
+
+	if (!s->dry_run)
+		qfd_sigdefer_begin();
+	if (!s->dry_run && (rc = write_all(s))) {
+		qfd_sigdefer_end();
+		return rc;
+	}
+	/* only now: no line may claim a change that was then put back */
+	s->nchanged = (grace && (s->grace_p[0] || s->grace_p[1]));
+	if (grace && !s->quiet)
+		print_grace(s);
+	for (n = 0; n < s->list.n; n++) {
+		s->nchanged += s->list.v[n].mask != 0;
+		if (!s->quiet)
+			describe(s, &s->list.v[n]);
+	}
+	qfd_sigdefer_end();
+	sig = qfd_sigdefer_pending();
+	if (sig) {
+		warnx("%s: %s came after every change was written: they stay",
+		      s->fs.target, qfd_signame(sig));
+		return qfd_sigdefer_raise(sig);
+	}
 	if (s->exit_changed && s->nchanged)
 		rc = qfd_exit_merge(rc, QFD_EXIT_CHANGED);
 	return rc;

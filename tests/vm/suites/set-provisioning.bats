@@ -1,15 +1,17 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-weight: 180
+# vm-weight: 210
 #
 # 'qfd set' as provisioning tools use it, on ext4 and XFS: idempotent runs,
-# all-or-nothing batch files, --dry-run, --like, grace periods and per-id
+# all-or-nothing batch files (also when the kernel fails or a signal comes
+# half way through the writes), --dry-run, --like, grace periods and per-id
 # grace times, and concurrent setters of different fields.  Every result is
 # read back from the kernel with 'qfd get -J' or 'qfd state -J'.
 #
 # Run: tests/vm/check tests/vm/suites/set-provisioning.bats
 
 load ../lib/fs
+bats_require_minimum_version 1.5.0
 
 # tests/vm/check exports QFD, but the VM passes on only QFD_* variables
 : "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
@@ -290,4 +292,126 @@ space_grace() {
 		[ "$(jq '.filesystems[0]["files-grace"]' <<<"$output")" -eq 4294944000 ]
 		"$QFD" set -q --grace-space 7d --grace-files 7d "$m"
 	done
+}
+
+# The write phase is whole or nothing (issue 11, item 4).  ext4's quota
+# format refuses a space limit of 2^63 bytes (8E) with ERANGE, after the
+# plan has accepted it: a real kernel error in the middle of a run.
+@test "a kernel error mid-batch puts back the ids written before it: all keep their old limits, one line, exit 1" {
+	local m=$QFD_SCRATCH/e f=$QFD_SCRATCH/batch/erange.txt
+	zero "$m" qfdu1 qfdu2 qfdu3
+	"$QFD" set -q "$m" qfdu2 --isoft 7 --ihard 9
+	printf '%s\n' "qfdu1 1M 2M 10 20" "qfdu2 3M 4M 30 40" "qfdu3 8E - - -" \
+		"$QFD_WEIRD_USER 5M 6M 50 60" >"$f"
+	run --separate-stderr "$QFD" set --batch "$f" "$m"
+	[ "$status" -eq 1 ] || { echo "status $status: $output $stderr"; false; }
+	# no line on stdout claims a change that was put back
+	[ -z "$output" ] || { echo "stdout: $output"; false; }
+	[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$stderr"; false; }
+	[[ $stderr == "qfd: $f:3: $m: cannot set limits for user quotas: Numerical result out of range (user qfdu3, id 2003); the 2 ids written before it were put back: nothing was changed" ]] ||
+		{ echo "$stderr"; false; }
+	[ "$(lim "$m" qfdu1)" = "0 0 0 0" ]
+	[ "$(lim "$m" qfdu2)" = "0 0 7 9" ]
+	[ "$(lim "$m" qfdu3)" = "0 0 0 0" ]
+	[ "$(lim "$m" "$QFD_WEIRD_USER")" = "0 0 0 0" ]
+
+	# the same for 'set' of several ids: +1E is fine for qfdu1, 8E for qfdu2
+	"$QFD" set -q "$m" qfdu1 --bhard 1M
+	"$QFD" set -q "$m" qfdu2 --bhard 7E
+	run --separate-stderr "$QFD" set "$m" qfdu1 qfdu2 --bhard +1E
+	[ "$status" -eq 1 ] || { echo "status $status: $output $stderr"; false; }
+	[ -z "$output" ]
+	[[ $stderr == "qfd: $m: cannot set limits for user quotas: Numerical result out of range (user qfdu2, id 2002); the 1 id written before it was put back: nothing was changed" ]] ||
+		{ echo "$stderr"; false; }
+	[ "$(lim "$m" qfdu1)" = "0 1048576 0 0" ]
+	# (jq reads numbers as doubles: look at qfd's own digits)
+	"$QFD" get -J "$m" qfdu2 | grep -Eq '"space-hard": ?8070450532247928832,'
+	zero "$m" qfdu1 qfdu2
+}
+
+# range_limits MNT: "ID SOFT HARD FILES-SOFT FILES-HARD" of every id from
+# 100000 on that has a limit
+range_limits() {
+	"$QFD" report -J -b -u -o ID,SPACE-SOFT,SPACE-HARD,FILES-SOFT,FILES-HARD "$1" |
+		jq -r '.quotas[] | select(.id >= 100000) |
+			select(."space-soft" + ."space-hard" + ."files-soft" + ."files-hard" > 0) |
+			"\(.id) \(."space-soft") \(."space-hard") \(."files-soft") \(."files-hard")"'
+}
+
+@test "SIGINT or SIGTERM during a 20,000-line batch: every id put back, one line, death by the signal" {
+	local m sig f=$QFD_SCRATCH/batch/long.txt err=$QFD_SCRATCH/batch/long.err
+	local pid status i before
+	seq 100000 119999 | awk '{ print "#" $1, "1M 2M 10 20" }' >"$f"
+	for m in "${MNTS[@]}"; do
+		case $m in */e) sig=INT ;; *) sig=TERM ;; esac
+		# old limits on a few ids, to see them come back
+		printf '#%s 5M 6M 50 60\n' 100000 100001 100002 119999 |
+			"$QFD" set -q --batch - "$m"
+		before=$(range_limits "$m")
+		"$QFD" --debug set --batch "$f" "$m" >"$err.out" 2>"$err" &
+		pid=$!
+		# the signal once the first limit has been written
+		for ((i = 0; i < 6000; i++)); do
+			grep -q 'Q_XSETQLIM' "$err" && break
+			kill -0 "$pid" 2>/dev/null || break
+			sleep 0.01
+		done
+		kill -"$sig" "$pid" || { echo "$m: the batch ended before the signal"; false; }
+		status=0
+		wait "$pid" || status=$?
+		grep -v '^qfd: debug: ' "$err" >"$err.msg" || true
+		echo "$m: status $status, $(grep -c Q_XSETQLIM "$err") writes: $(cat "$err.msg")"
+		echo "# $m: SIG$sig after $(grep -c Q_XSETQLIM "$err") writes: $(head -c 160 "$err.msg")" >&3
+		if grep -q 'came after every change was written' "$err.msg"; then
+			# too late to stop: then every id has its new limits
+			[ "$(range_limits "$m" | grep -vc ' 1048576 2097152 10 20$')" -eq 0 ]
+			[ "$(grep -c '^changed ' "$err.out")" -eq 20000 ]
+			awk '{ print $1, "0 0 0 0" }' "$f" | "$QFD" set -q --batch - "$m"
+		else
+			[ "$(wc -l <"$err.msg")" -eq 1 ]
+			grep -Eq "^qfd: $m: interrupted by SIG$sig after [0-9]+ of 20000 user ids were written; the [0-9]+ ids? written (was|were) put back: nothing was changed\$" "$err.msg"
+			[ ! -s "$err.out" ]
+			[ "$(range_limits "$m")" = "$before" ] ||
+				{ diff <(echo "$before") <(range_limits "$m") | head; false; }
+		fi
+		[ "$status" -eq $((128 + $(kill -l "$sig"))) ]
+		printf '#%s 0 0 0 0\n' 100000 100001 100002 119999 |
+			"$QFD" set -q --batch - "$m"
+	done
+}
+
+# XFS keeps its quotas on a read-only mount (ext4 suspends them), so there
+# the writes after a remount fail with EROFS, and so does every put-back:
+# the ids left changed must be exactly the ones printed as changed.
+@test "XFS remounted read-only mid-batch: exit 1, and exactly the ids listed as changed keep new limits" {
+	local m=$QFD_SCRATCH/x f=$QFD_SCRATCH/batch/long.txt err=$QFD_SCRATCH/batch/ro.err
+	local pid status i listed
+	[ -s "$f" ] || seq 100000 119999 | awk '{ print "#" $1, "1M 2M 10 20" }' >"$f"
+	"$QFD" --debug set --batch "$f" "$m" >"$err.out" 2>"$err" &
+	pid=$!
+	for ((i = 0; i < 6000; i++)); do
+		grep -q 'Q_XSETQLIM' "$err" && break
+		sleep 0.01
+	done
+	# by another process, as an administrator or errors=remount-ro would
+	for ((i = 0; i < 500; i++)); do
+		fs_remount_ro x 2>/dev/null && break
+		sleep 0.01
+	done
+	status=0
+	wait "$pid" || status=$?
+	fs_remount_rw x
+	grep -v '^qfd: debug: ' "$err" >"$err.msg" || true
+	echo "status $status: $(cat "$err.msg")"
+	echo "# $m: read-only after $(grep -c 'Q_XSETQLIM.*= 0$' "$err") writes" >&3
+	[ "$status" -eq 1 ]
+	[ "$(wc -l <"$err.msg")" -eq 1 ]
+	grep -Eq "^qfd: $f:[0-9]+: $m: read-only filesystem: cannot set limits for user quotas; remount it read-write \(user #[0-9]+, id [0-9]+\); of the [0-9]+ ids? written before it, 0 were put back, but putting back user #100000 \(id 100000\)( and others)? failed \($m: read-only filesystem: cannot put back limits for user quotas; remount it read-write\): [0-9]+ ids? keeps? (its|their) new limits, listed on stdout\$" "$err.msg"
+	listed=$(sed -n 's/^changed user #[0-9]* (\([0-9]*\)) on .*/\1 1048576 2097152 10 20/p' "$err.out")
+	[ -n "$listed" ]
+	[ "$(grep -vc '^changed ' "$err.out")" -eq 0 ]
+	[ "$(range_limits "$m")" = "$listed" ] ||
+		{ diff <(echo "$listed") <(range_limits "$m") | head; false; }
+	awk '{ print $1, "0 0 0 0" }' "$f" | "$QFD" set -q --batch - "$m"
+	[ -z "$(range_limits "$m")" ]
 }

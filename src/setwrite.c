@@ -1,0 +1,189 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * Whole-or-nothing writing of limit requests (setwrite.h).
+ *
+ * The kernel has no transaction over several ids, but every old value was
+ * read before the first write, so a write phase that cannot finish (the
+ * kernel refuses an id, the filesystem goes read-only, the administrator
+ * presses ^C) can be undone by writing the old values back with the same
+ * field mask.  What the run could not put back is said, never hidden.
+ */
+#include <signal.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "mnt.h"
+#include "quota.h"
+#include "setwrite.h"
+#include "sigdefer.h"
+
+static void req_dq(const struct qfd_setreq *r, bool old, struct qfd_dq *dq)
+{
+	const uint64_t *lim = old ? r->old : r->lim;
+	const int64_t *timer = old ? r->old_timer : r->timer;
+
+	memset(dq, 0, sizeof(*dq));
+	dq->space_soft = lim[QFD_LIM_SPACE_SOFT];
+	dq->space_hard = lim[QFD_LIM_SPACE_HARD];
+	dq->files_soft = lim[QFD_LIM_FILES_SOFT];
+	dq->files_hard = lim[QFD_LIM_FILES_HARD];
+	dq->space_timer = timer[QFD_TIMER_SPACE];
+	dq->files_timer = timer[QFD_TIMER_FILES];
+}
+
+/*
+ * The mask that puts r back.  A limit change makes the kernel stop or
+ * restart a grace time (ext4's do_set_dqblk, XFS's adjust_dqtimers), so
+ * a deadline that ran before is sent back with the limits.  Never for id
+ * 0, whose "grace time" is the grace period of everyone.
+ */
+static unsigned int putback_mask(const struct qfd_setreq *r)
+{
+	unsigned int mask = r->mask;
+
+	if (r->id && r->old_timer[QFD_TIMER_SPACE])
+		mask |= QFD_SET_SPACE_TIMER;
+	if (r->id && r->old_timer[QFD_TIMER_FILES])
+		mask |= QFD_SET_FILES_TIMER;
+	return mask;
+}
+
+static void put_back(struct qfd_fs *fs, int type, struct qfd_setlist *l,
+		     struct qfd_setwrite *w)
+{
+	struct qfd_dq dq;
+	size_t n = l->n;
+	int rc;
+
+	/* newest first: the reverse of the writes */
+	while (n--) {
+		struct qfd_setreq *r = &l->v[n];
+
+		if (r->written != QFD_WRITTEN_YES)
+			continue;
+		req_dq(r, true, &dq);
+		rc = qf_set(fs, type, r->id, putback_mask(r), &dq);
+		if (!rc) {
+			r->written = QFD_WRITTEN_NO;
+			continue;
+		}
+		w->nkept++;
+		w->kept = r;	/* the lowest index last: the first in the list */
+		w->kept_err = rc;
+	}
+}
+
+int qfd_setlist_write(struct qfd_fs *fs, int type, struct qfd_setlist *l,
+		      struct qfd_setwrite *w)
+{
+	struct qfd_dq dq;
+	size_t n, last = 0;
+	int rc;
+
+	memset(w, 0, sizeof(*w));
+	for (n = 0; n < l->n; n++) {
+		l->v[n].written = QFD_WRITTEN_NO;
+		if (l->v[n].mask) {
+			w->nmasked++;
+			last = n;
+		}
+	}
+	for (n = 0; n < l->n; n++) {
+		struct qfd_setreq *r = &l->v[n];
+
+		if (!r->mask)
+			continue;
+		w->sig = qfd_sigdefer_pending();
+		if (w->sig)
+			break;
+		req_dq(r, false, &dq);
+		rc = qf_set(fs, type, r->id, r->mask, &dq);
+		if (rc) {
+			w->failed = r;
+			w->err = rc;
+			/*
+			 * A refusal changes nothing, but an error after the
+			 * in-memory update (EIO, ENOSPC writing the quota
+			 * file) may leave the new values: put them back too,
+			 * quietly, as the id is reported as refused anyway.
+			 */
+			req_dq(r, true, &dq);
+			qf_set(fs, type, r->id, putback_mask(r), &dq);
+			break;
+		}
+		r->written = QFD_WRITTEN_YES;
+		w->nwritten++;
+		/* a signal during the last write still stops the whole run */
+		if (n == last)
+			w->sig = qfd_sigdefer_pending();
+	}
+	if (!w->failed && !w->sig)
+		return 0;
+	put_back(fs, type, l, w);
+	return -1;
+}
+
+const char *qfd_signame(int sig)
+{
+	switch (sig) {
+	case SIGINT:
+		return "SIGINT";
+	case SIGTERM:
+		return "SIGTERM";
+	case SIGHUP:
+		return "SIGHUP";
+	}
+	return "a signal";
+}
+
+static const char *ids(size_t n)
+{
+	return n == 1 ? "id" : "ids";
+}
+
+void qfd_setwrite_msg(char *buf, size_t len, const struct qfd_fs *fs,
+		      int type, const struct qfd_setlist *l,
+		      const struct qfd_setwrite *w)
+{
+	const char *t = qfd_type_name(type);
+	char head[768], err[512];
+	size_t back = w->nwritten - w->nkept;
+	const char *what;
+	int off;
+
+	if (w->failed) {
+		qfd_kerr_fmt(err, sizeof(err), fs, type, w->err, "set limits for");
+		if (w->failed->line)
+			snprintf(head, sizeof(head), "%s:%u: %s (%s %s, id %u)", l->file,
+				 w->failed->line, err, t, qfd_setreq_who(l, w->failed),
+				 w->failed->id);
+		else
+			snprintf(head, sizeof(head), "%s (%s %s, id %u)", err, t,
+				 qfd_setreq_who(l, w->failed), w->failed->id);
+	} else {
+		snprintf(head, sizeof(head), "%s: interrupted by %s after %zu of %zu %s %s were written",
+			 fs->target, qfd_signame(w->sig), w->nwritten, w->nmasked, t,
+			 ids(w->nmasked));
+	}
+	what = w->failed ? " before it" : "";
+	if (!w->nkept) {
+		if (!w->nwritten)
+			snprintf(buf, len, "%s; no id had been changed: nothing was changed", head);
+		else
+			snprintf(buf, len, "%s; the %zu %s written%s %s put back: nothing was changed",
+				 head, w->nwritten, ids(w->nwritten), what,
+				 w->nwritten == 1 ? "was" : "were");
+		return;
+	}
+	off = snprintf(buf, len, "%s; of the %zu %s written%s, %zu %s put back, but putting back %s %s (id %u)",
+		       head, w->nwritten, ids(w->nwritten), what, back,
+		       back == 1 ? "was" : "were", t, qfd_setreq_who(l, w->kept),
+		       w->kept->id);
+	if (off < 0 || (size_t)off >= len)
+		return;
+	qfd_kerr_fmt(err, sizeof(err), fs, type, w->kept_err, "put back limits for");
+	snprintf(buf + off, len - (size_t)off, "%s failed (%s): %zu %s %s new limits, listed on stdout",
+		 w->nkept > 1 ? " and others" : "", err, w->nkept, ids(w->nkept),
+		 w->nkept == 1 ? "keeps its" : "keep their");
+}

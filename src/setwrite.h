@@ -1,0 +1,56 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * Write a planned list of limit requests whole or not at all: 'qfd set'
+ * (and anything else that has read every old value first) hands over the
+ * list, and either every request with a mask is written, or the ones
+ * already written are put back to what the kernel had.
+ */
+#ifndef QFD_SETWRITE_H
+#define QFD_SETWRITE_H
+
+#include <stddef.h>
+
+#include "batch.h"
+
+struct qfd_fs;
+
+/* qfd_setreq.written */
+enum {
+	QFD_WRITTEN_NO,		/* not written, or put back */
+	QFD_WRITTEN_YES,	/* holds its new values */
+};
+
+struct qfd_setwrite {
+	size_t nmasked;		/* requests that had something to write */
+	size_t nwritten;	/* written before the stop (all when none) */
+	const struct qfd_setreq *failed;	/* the one the kernel refused */
+	int err;		/* its error */
+	int sig;		/* the deferred signal that stopped the run */
+	size_t nkept;		/* of nwritten, those a put-back failed for */
+	const struct qfd_setreq *kept;	/* the first of them */
+	int kept_err;		/* its error */
+};
+
+/*
+ * Write every request of l that has a mask, in order, with the signals of
+ * sigdefer.h deferred by the caller.  On a kernel error, or when one of
+ * those signals was noted before the last write returned, put back the old
+ * values of the requests written (same mask), newest first.  Returns 0
+ * when everything was written, else -1 with w saying what happened;
+ * r->written tells which requests hold their new values.
+ */
+int qfd_setlist_write(struct qfd_fs *fs, int type, struct qfd_setlist *l,
+		      struct qfd_setwrite *w);
+
+/*
+ * The one line for a failed qfd_setlist_write(), without "qfd: ": what
+ * stopped it, where, and how many ids were put back or not.
+ */
+void qfd_setwrite_msg(char *buf, size_t len, const struct qfd_fs *fs,
+		      int type, const struct qfd_setlist *l,
+		      const struct qfd_setwrite *w);
+
+/* "SIGINT" for the signals sigdefer.h defers. */
+const char *qfd_signame(int sig);
+
+#endif
