@@ -140,9 +140,11 @@ MNTS=("$QFD_SCRATCH/rf-e" "$QFD_SCRATCH/rf-x")
 	m=$(fs_ext4 rf-n)
 	"$QFD" set -q "$m" qfdnss --bhard 5M
 	"$QFD" set -q -g "$m" qfdnssg --bhard 6M
-	run "$QFD" get -u -g "$m" qfdnss -o TYPE,NAME,ID,SPACE-HARD --csv -n
-	[ "$status" -eq 0 ]
+	run "$QFD" get -u "$m" qfdnss -o TYPE,NAME,ID,SPACE-HARD --csv -n
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	[ "$output" = "user,qfdnss,2601,5M" ] || { echo "$output"; false; }
+	run "$QFD" get -g "$m" qfdnssg -o TYPE,NAME,ID,SPACE-HARD --csv -n
+	[ "$output" = "group,qfdnssg,2602,6M" ] || { echo "$output"; false; }
 	run "$QFD" get -g "$m" '#2602' -o NAME,ID --csv -n
 	[ "$output" = "qfdnssg,2602" ] || { echo "$output"; false; }
 	run "$QFD" report -u "$m" -o NAME,ID --csv -n
