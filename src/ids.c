@@ -1,6 +1,11 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Name <-> id resolution with a per-type cache.
+ * Name <-> id resolution.  Users and groups are looked up one id at a time
+ * through nss (getpwuid, getpwnam...) and cached, as util-linux does:
+ * directory services (sssd, LDAP, systemd-userdb) need not enumerate.  A
+ * command that goes through many ids reads the database whole once, and
+ * still asks nss for the ids that enumeration did not list.  Projects
+ * have only /etc/projid, read whole.
  */
 #include <ctype.h>
 #include <err.h>
@@ -21,6 +26,7 @@ struct entry {
 	char *name;
 };
 
+/* A database read whole: /etc/projid, or an enumerated passwd or group. */
 struct table {
 	struct entry *byid;
 	struct entry **byname;
@@ -28,7 +34,34 @@ struct table {
 	bool loaded;
 };
 
+/*
+ * Names looked up one id at a time: an open-addressing hash over ids, with
+ * NULL kept for an id that has no name, so each distinct id costs one
+ * lookup.  QFD_NOID ((uid_t)-1, never a valid id) marks a free slot.
+ */
+struct slot {
+	uint32_t id;
+	char *name;
+};
+
+struct cache {
+	struct slot *slots;
+	size_t cap, used;
+	unsigned int lookups;	/* nss lookups so far, by id or by name */
+};
+
+#define QFD_NOID	UINT32_MAX
+
+/*
+ * After this many lookups of one database, a command is going through many
+ * ids (a report, a batch): one enumeration then answers most of them from
+ * memory.  A few ids (qfd get alice) never pay for reading the database
+ * whole, which a directory service may not even allow.
+ */
+#define ENUM_AFTER	64
+
 static struct table tables[QFD_NTYPES];
+static struct cache caches[QFD_NTYPES];
 
 const char *qfd_type_name(int type)
 {
@@ -120,15 +153,21 @@ static void load_projid(struct table *t)
 }
 
 /*
- * getpwent() and getgrent() end with NULL both at the end and on an error
- * (an NSS source that failed): only errno tells them apart.  Names are
- * shown and resolved without the entries missed, so say so once.
+ * getpwent(), getpwuid() and the rest return NULL both when there is no
+ * such entry and on an error (an NSS source that failed): only errno tells
+ * them apart, and "not found" may come as any of these (getpwnam(3)).
+ * Names are shown and resolved without the entries missed, so say so once.
  */
-static void enum_failed(const char *db, int err)
+static void db_failed(int type, int err)
 {
-	if (err && err != ENOENT)
-		warnx("cannot read the %s database: %s: some names may be missing",
-		      db, strerror(err));
+	static bool warned[QFD_NTYPES];
+
+	if (!err || err == ENOENT || err == ESRCH || err == EBADF ||
+	    err == EPERM || warned[type])
+		return;
+	warned[type] = true;
+	warnx("cannot read the %s database: %s: some names may be missing",
+	      qfd_type_name(type), strerror(err));
 }
 
 static void load_users(struct table *t)
@@ -149,7 +188,7 @@ static void load_users(struct table *t)
 	}
 	err = errno;
 	endpwent();
-	enum_failed("user", err);
+	db_failed(QFD_USR, err);
 }
 
 static void load_groups(struct table *t)
@@ -170,7 +209,7 @@ static void load_groups(struct table *t)
 	}
 	err = errno;
 	endgrent();
-	enum_failed("group", err);
+	db_failed(QFD_GRP, err);
 }
 
 static struct table *load(int type)
@@ -201,9 +240,8 @@ static struct table *load(int type)
 	return t;
 }
 
-const char *qfd_id_name(int type, uint32_t id)
+static const char *table_name(const struct table *t, uint32_t id)
 {
-	struct table *t = load(type);
 	size_t lo = 0, hi = t->n;
 
 	/* lower bound, so duplicates resolve to the first in the database */
@@ -218,14 +256,8 @@ const char *qfd_id_name(int type, uint32_t id)
 	return lo < t->n && t->byid[lo].id == id ? t->byid[lo].name : NULL;
 }
 
-/*
- * nss lookups: only for names the enumeration did not list, and never for
- * a number, which is almost never also a name and costs a millisecond
- * per miss through some nss modules (100,000 of them in a batch).
- */
-static bool name_to_id(int type, const char *name, uint32_t *id, bool nss)
+static bool table_id(const struct table *t, const char *name, uint32_t *id)
 {
-	struct table *t = load(type);
 	size_t lo = 0, hi = t->n;
 
 	while (lo < hi) {
@@ -240,24 +272,162 @@ static bool name_to_id(int type, const char *name, uint32_t *id, bool nss)
 		*id = t->byname[lo]->id;
 		return true;
 	}
-	/* databases that do not enumerate (some NSS modules) still answer */
-	if (!nss)
-		return false;
-	if (type == QFD_USR) {
-		struct passwd *pw = getpwnam(name);
-
-		if (pw)
-			*id = pw->pw_uid;
-		return pw;
-	}
-	if (type == QFD_GRP) {
-		struct group *gr = getgrnam(name);
-
-		if (gr)
-			*id = gr->gr_gid;
-		return gr;
-	}
 	return false;
+}
+
+/* The slot of id: the one holding it, or the free one where it goes. */
+static struct slot *cache_slot(const struct cache *c, uint32_t id)
+{
+	size_t i = ((id * 0x9e3779b1u) ^ (id >> 16)) & (c->cap - 1);
+
+	while (c->slots[i].id != QFD_NOID && c->slots[i].id != id)
+		i = (i + 1) & (c->cap - 1);
+	return &c->slots[i];
+}
+
+static struct slot *cache_find(const struct cache *c, uint32_t id)
+{
+	struct slot *s;
+
+	if (!c->cap)
+		return NULL;
+	s = cache_slot(c, id);
+	return s->id == id ? s : NULL;
+}
+
+/* Kept at most half full, so a probe ends after a slot or two. */
+static int cache_grow(struct cache *c)
+{
+	size_t ncap = c->cap ? c->cap * 2 : 256, i;
+	struct cache n = { .cap = ncap, .used = c->used, .lookups = c->lookups };
+
+	n.slots = malloc(ncap * sizeof(*n.slots));
+	if (!n.slots)
+		return -ENOMEM;
+	for (i = 0; i < ncap; i++)
+		n.slots[i].id = QFD_NOID;
+	for (i = 0; i < c->cap; i++)
+		if (c->slots[i].id != QFD_NOID)
+			*cache_slot(&n, c->slots[i].id) = c->slots[i];
+	free(c->slots);
+	*c = n;
+	return 0;
+}
+
+/*
+ * Remember id's name (NULL: it has none).  A name already known stays:
+ * the first source to answer wins, as the first entry in a database does.
+ */
+static int cache_put(struct cache *c, uint32_t id, const char *name)
+{
+	struct slot *s;
+	char *dup;
+
+	if ((c->used + 1) * 2 > c->cap && cache_grow(c))
+		return -ENOMEM;
+	s = cache_slot(c, id);
+	if (s->id == id && (s->name || !name))
+		return 0;
+	dup = name ? strdup(name) : NULL;
+	if (name && !dup)
+		return -ENOMEM;
+	if (s->id != id)
+		c->used++;
+	s->id = id;
+	s->name = dup;
+	return 0;
+}
+
+/*
+ * Count one more lookup in type's database; past ENUM_AFTER read it whole
+ * once into the cache.  Ids it does not list are still looked up one by
+ * one: a directory service may answer for ids it does not enumerate.
+ */
+static void count_lookup(int type)
+{
+	struct cache *c = &caches[type];
+	struct table *t;
+	size_t i;
+
+	if (tables[type].loaded || ++c->lookups <= ENUM_AFTER)
+		return;
+	t = load(type);
+	for (i = 0; i < t->n; i++)
+		if (cache_put(c, t->byid[i].id, t->byid[i].name))
+			break;
+}
+
+/* The name nss gives id, valid until the next nss call; NULL for none. */
+static const char *nss_name(int type, uint32_t id)
+{
+	const char *name = NULL;
+	struct passwd *pw;
+	struct group *gr;
+
+	errno = 0;
+	if (type == QFD_USR && (pw = getpwuid(id)))
+		name = pw->pw_name;
+	else if (type == QFD_GRP && (gr = getgrgid(id)))
+		name = gr->gr_name;
+	if (!name)
+		db_failed(type, errno);
+	return name;
+}
+
+const char *qfd_id_name(int type, uint32_t id)
+{
+	struct cache *c = &caches[type];
+	const struct slot *s;
+
+	if (type == QFD_PRJ)
+		return table_name(load(type), id);
+	s = cache_find(c, id);
+	if (s)
+		return s->name;
+	count_lookup(type);
+	s = cache_find(c, id);
+	if (s && s->name)
+		return s->name;
+	if (cache_put(c, id, nss_name(type, id)))
+		return NULL;
+	return cache_find(c, id)->name;
+}
+
+static bool nss_id(int type, const char *name, uint32_t *id)
+{
+	struct passwd *pw = NULL;
+	struct group *gr = NULL;
+
+	errno = 0;
+	if (type == QFD_USR && (pw = getpwnam(name))) {
+		*id = pw->pw_uid;
+		/* and its name, for the report that follows */
+		cache_put(&caches[type], pw->pw_uid, pw->pw_name);
+	} else if (type == QFD_GRP && (gr = getgrnam(name))) {
+		*id = gr->gr_gid;
+		cache_put(&caches[type], gr->gr_gid, gr->gr_name);
+	}
+	if (!pw && !gr)
+		db_failed(type, errno);
+	return pw || gr;
+}
+
+/*
+ * A name through nss, or from the enumeration once there was one.  A
+ * number is looked up as a name only while there are few: it is almost
+ * never also a name, and a miss costs a millisecond through some nss
+ * modules (100,000 of them in a batch).
+ */
+static bool name_to_id(int type, const char *name, uint32_t *id, bool numeric)
+{
+	if (type == QFD_PRJ)
+		return table_id(load(type), name, id);
+	count_lookup(type);
+	if (tables[type].loaded && table_id(&tables[type], name, id))
+		return true;
+	if (numeric && tables[type].loaded)
+		return false;
+	return nss_id(type, name, id);
 }
 
 static int parse_number(const char *s, uint32_t *id)
@@ -292,13 +462,13 @@ int qfd_id_parse(int type, const char *who, uint32_t *id)
 		if (rc == -ERANGE)
 			return rc;
 		if (!rc) {
-			if (name_to_id(type, who, &named, false) && named != num)
+			if (name_to_id(type, who, &named, true) && named != num)
 				return -EEXIST;
 			*id = num;
 			return 0;
 		}
 	}
-	return name_to_id(type, who, id, true) ? 0 : -ENOENT;
+	return name_to_id(type, who, id, false) ? 0 : -ENOENT;
 }
 
 const char *qfd_id_strerror(int type, const char *who, int rc, char *buf,
@@ -343,5 +513,10 @@ void qfd_ids_free(void)
 		free(tables[t].byid);
 		free(tables[t].byname);
 		memset(&tables[t], 0, sizeof(tables[t]));
+		for (i = 0; i < caches[t].cap; i++)
+			if (caches[t].slots[i].id != QFD_NOID)
+				free(caches[t].slots[i].name);
+		free(caches[t].slots);
+		memset(&caches[t], 0, sizeof(caches[t]));
 	}
 }

@@ -1,8 +1,9 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Users, groups and projects: names to ids and back.  Reverse lookups are
- * served from a table filled by one pass over the database, so a report of
- * many ids costs one pass, not one lookup per id.
+ * Users, groups and projects: names to ids and back.  Users and groups go
+ * through nss one at a time, cached (one lookup per distinct id); past a
+ * few dozen lookups the database is also read whole once, which answers a
+ * report of many ids faster.
  */
 #ifndef QFD_IDS_H
 #define QFD_IDS_H
@@ -23,7 +24,7 @@ int qfd_id_parse(int type, const char *who, uint32_t *id);
 const char *qfd_id_strerror(int type, const char *who, int rc, char *buf,
 			    size_t len);
 
-/* The name of id, or NULL when it has none. */
+/* The name of id, or NULL when it has none; valid until qfd_ids_free(). */
 const char *qfd_id_name(int type, uint32_t id);
 
 /*

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <unistd.h>
 #include <libmount.h>
 
@@ -70,10 +71,35 @@ static struct libmnt_fs *find_mount(struct libmnt_table *tb, const char *path,
 	return best ? best : any;
 }
 
+/*
+ * The mount the descriptor was reached through, by its id (statx, Linux
+ * 5.8): exact even for a device mounted twice or a bind mount.  NULL when
+ * the kernel gives no mount id or mountinfo has no such entry (libmount
+ * 2.38 has no lookup by id: walk the table).
+ */
+static struct libmnt_fs *find_mount_id(struct libmnt_table *tb, int fd,
+				       dev_t dev)
+{
+	struct libmnt_iter *it;
+	struct libmnt_fs *fs, *found = NULL;
+	struct statx stx;
+
+	if (statx(fd, "", AT_EMPTY_PATH, STATX_MNT_ID, &stx) ||
+	    !(stx.stx_mask & STATX_MNT_ID))
+		return NULL;
+	it = mnt_new_iter(MNT_ITER_FORWARD);
+	while (it && !found && mnt_table_next_fs(tb, it, &fs) == 0)
+		if ((uint64_t)mnt_fs_get_id(fs) == stx.stx_mnt_id &&
+		    mnt_fs_get_devno(fs) == dev && mnt_fs_get_target(fs))
+			found = fs;
+	mnt_free_iter(it);
+	return found;
+}
+
 static int fill(struct qfd_fs *q, struct libmnt_fs *fs, int fd, dev_t dev)
 {
 	const char *src = mnt_fs_get_source(fs);
-	const char *vfsopts = mnt_fs_get_vfs_options(fs);
+	struct statvfs sv;
 
 	memset(q, 0, sizeof(*q));
 	q->fd = fd;
@@ -81,7 +107,11 @@ static int fill(struct qfd_fs *q, struct libmnt_fs *fs, int fd, dev_t dev)
 	q->target = strdup(mnt_fs_get_target(fs));
 	q->fstype = strdup(mnt_fs_get_fstype(fs) ? mnt_fs_get_fstype(fs) : "unknown");
 	q->source = src ? strdup(src) : NULL;
-	q->readonly = vfsopts && !mnt_optstr_get_option(vfsopts, "ro", NULL, NULL);
+	/*
+	 * From the kernel, not the mount options: a filesystem that
+	 * errors=remount-ro turned read-only shows it here at once.
+	 */
+	q->readonly = !fstatvfs(fd, &sv) && (sv.f_flag & ST_RDONLY);
 	if (!q->target || !q->fstype || (src && !q->source))
 		return -ENOMEM;
 	return 0;
@@ -109,8 +139,12 @@ static int fs_open(const char *path, struct qfd_fs *q, bool quiet)
 		warnx("cannot read /proc/self/mountinfo: is /proc mounted?");
 		goto fail;
 	}
-	real = realpath(path, NULL);
-	fs = find_mount(tb, real ? real : path, st.st_dev);
+	fs = find_mount_id(tb, fd, st.st_dev);
+	if (!fs) {
+		/* before Linux 5.8: by device and the deepest mount point */
+		real = realpath(path, NULL);
+		fs = find_mount(tb, real ? real : path, st.st_dev);
+	}
 	if (!fs) {
 		rc = -ENOENT;
 		warnx("%s: no mount holds this path in /proc/self/mountinfo", path);

@@ -185,11 +185,14 @@ COMMANDS="get set report state project on off sync check watch"
 # /etc/passwd and /etc/group become a /proc/PID/mem of a process that is
 # gone: the files NSS source fails to open them.  getpwent() then ends with
 # NULL and errno, which was taken as the end of the database in silence.
+# Many ids make qfd read the databases whole; one id at a time (getpwnam)
+# glibc hides the failure of files when a later source (systemd) answers.
 @test "a failing user or group database is reported, not taken as empty" {
 	[ "$(id -u)" -eq 0 ] || { echo "needs root for unshare -m"; false; }
 	run unshare -m sh -c 'mount --bind /proc/self/mem /etc/passwd &&
 		mount --bind /proc/self/mem /etc/group &&
-		"$0" get /proc root; "$0" get -g /proc adm' "$QFD"
+		"$0" get /proc $(seq 1000 1100) 2>&1 | head -n 2;
+		"$0" get -g /proc $(seq 1000 1100) 2>&1 | head -n 2' "$QFD"
 	[[ ${lines[0]} == "qfd: cannot read the user database: "*": some names may be missing" ]]
 	[[ $output == *"qfd: cannot read the group database: "*": some names may be missing"* ]]
 	# and nothing of the kind when the database is there

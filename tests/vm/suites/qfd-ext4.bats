@@ -49,3 +49,22 @@ teardown() { qfd_restore; }
 @test "ext4: made without quotas: one clear line, exit 1" { t_quotas_not_enabled; }
 @test "ext4: accounting without enforcement until 'qfd on'" { t_accounting_not_enforcing; }
 @test "ext4: state -J of a filesystem that accounts but does not enforce" { t_state_json_not_enforcing; }
+
+# The device mounted twice, one mount remounted read-only: the superblock
+# is read-only under the other too.  Its mount options said "rw" to the
+# old lookup; fstatvfs on the mount found by its id says read-only.
+@test "ext4: read-only state comes from the filesystem, for a second mount of it too" {
+	m=$(fs_ext4 ro2 -o usrquota,grpquota)
+	mkdir -p "$QFD_SCRATCH/ro2b"
+	mount "$(fs_dev ro2)" "$QFD_SCRATCH/ro2b"
+	mount -o remount,ro "$m"
+	run "$QFD" report "$QFD_SCRATCH/ro2b"
+	umount "$QFD_SCRATCH/ro2b"
+	[ "$status" -eq 1 ]
+	[ "$output" = "qfd: $QFD_SCRATCH/ro2b: ext4 keeps no quota information on this read-only mount; remount it read-write" ] ||
+		{ echo "$output"; false; }
+	run "$QFD" set "$m" '#2001' --bhard 1M
+	[ "$status" -eq 1 ]
+	[[ $output == *"read-only"* ]] || { echo "$output"; false; }
+	fs_umount ro2
+}

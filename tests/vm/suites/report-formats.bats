@@ -40,6 +40,23 @@ setup_file() {
 
 teardown_file() {
 	fs_teardown
+	nss_qfdtest_off
+}
+
+# An NSS source that answers getpwuid/getpwnam/getgrgid/getgrnam but cannot
+# be enumerated, as sssd and LDAP usually are (lib/nss-qfdtest.c): built
+# here, listed after files in the guest's (throw-away) nsswitch.conf.
+NSS_LIB=/usr/lib/x86_64-linux-gnu/libnss_qfdtest.so.2
+nss_qfdtest_on() {
+	[ -e "$NSS_LIB" ] && return 0
+	cc -shared -fPIC -o "$NSS_LIB" "$BATS_TEST_DIRNAME/../lib/nss-qfdtest.c"
+	cp /etc/nsswitch.conf /run/nsswitch.conf.qfd
+	sed -i -e 's/^\(passwd\|group\):.*/& qfdtest/' /etc/nsswitch.conf
+}
+nss_qfdtest_off() {
+	[ -e /run/nsswitch.conf.qfd ] || return 0
+	cp /run/nsswitch.conf.qfd /etc/nsswitch.conf
+	rm -f "$NSS_LIB" /run/nsswitch.conf.qfd
 }
 
 MNTS=("$QFD_SCRATCH/rf-e" "$QFD_SCRATCH/rf-x")
@@ -112,6 +129,35 @@ MNTS=("$QFD_SCRATCH/rf-e" "$QFD_SCRATCH/rf-x")
 	[ "$status" -eq 0 ]
 	[ "$output" = "$(printf '%s ext4 3145728\n%s xfs 3145728' "${MNTS[0]}" "${MNTS[1]}")" ] ||
 		{ echo "$output"; false; }
+}
+
+@test "names from an NSS source that does not enumerate: by id and by name, for a few ids and for many" {
+	nss_qfdtest_on
+	# the source answers by id and by name, and enumerates nothing
+	[ "$(getent passwd 2601 | cut -d: -f1)" = qfdnss ]
+	[ "$(getent group qfdnssg | cut -d: -f3)" = 2602 ]
+	[ -z "$(getent passwd | grep qfdnss)" ]
+	m=$(fs_ext4 rf-n)
+	"$QFD" set -q "$m" qfdnss --bhard 5M
+	"$QFD" set -q -g "$m" qfdnssg --bhard 6M
+	run "$QFD" get -u "$m" qfdnss -o TYPE,NAME,ID,SPACE-HARD --csv -n
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	[ "$output" = "user,qfdnss,2601,5M" ] || { echo "$output"; false; }
+	run "$QFD" get -g "$m" qfdnssg -o TYPE,NAME,ID,SPACE-HARD --csv -n
+	[ "$output" = "group,qfdnssg,2602,6M" ] || { echo "$output"; false; }
+	run "$QFD" get -g "$m" '#2602' -o NAME,ID --csv -n
+	[ "$output" = "qfdnssg,2602" ] || { echo "$output"; false; }
+	run "$QFD" report -u "$m" -o NAME,ID --csv -n
+	[ "$status" -eq 0 ]
+	printf '%s\n' "${lines[@]}" | grep -qx "qfdnss,2601" || { echo "$output"; false; }
+	# a report of many ids (read through getpwent once) still asks for the rest
+	for i in $(seq 5000 5199); do echo "#$i 1M 2M - -"; done |
+		"$QFD" set -q "$m" --batch -
+	run "$QFD" report -u "$m" -o NAME,ID --csv -n
+	[ "${#lines[@]}" -ge 202 ]
+	printf '%s\n' "${lines[@]}" | grep -qx "qfdnss,2601" || { echo "$output"; false; }
+	printf '%s\n' "${lines[@]}" | grep -qx ",5100" || { echo "$output"; false; }
+	fs_umount rf-n
 }
 
 @test "exit status: ids over a limit exit 3 even when another filesystem fails; that failure alone exits 1" {
