@@ -224,9 +224,9 @@ static int parse_line(struct qfd_setlist *l, struct reader *rd, char *line,
 	char *f[NFIELDS], msg[256];
 	uint64_t v[QFD_NLIMITS];
 	struct qfd_setreq *r;
-	unsigned int asked = 0;
+	unsigned int asked = 0, up = 0, down = 0;
 	uint32_t id;
-	int n, i, rc;
+	int n, i, rc, dir;
 	bool ok = true;
 
 	n = split(line, f);
@@ -245,7 +245,8 @@ static int parse_line(struct qfd_setlist *l, struct reader *rd, char *line,
 	for (i = 0; i < QFD_NLIMITS; i++) {
 		if (!strcmp(f[i + 1], "-"))
 			continue;
-		rc = qfd_parse_limit(i, f[i + 1], &v[i]);
+		/* "-" alone keeps a limit; "-1G" lowers it, "+1G" raises it */
+		rc = qfd_parse_limit_rel(i, f[i + 1], &v[i], &dir);
 		if (rc) {
 			bad_line(rd, "%s '%s': %s", lim_desc[i], f[i + 1],
 				 qfd_limit_strerror(i, rc));
@@ -253,14 +254,22 @@ static int parse_line(struct qfd_setlist *l, struct reader *rd, char *line,
 			continue;
 		}
 		asked |= 1u << i;
+		if (dir > 0)
+			up |= 1u << i;
+		else if (dir < 0)
+			down |= 1u << i;
 	}
 	if (!ok)
 		return 0;
-	/* a line that contradicts itself is bad whatever the kernel holds */
+	/*
+	 * A line that contradicts itself is bad whatever the kernel holds;
+	 * with a relative limit only the kernel's values can tell (plan_one).
+	 */
 	for (i = 0; i < QFD_NLIMITS; i += 2) {
 		unsigned int both = 3u << i;
 
-		if ((asked & both) == both && v[i + 1] && v[i] > v[i + 1]) {
+		if ((asked & both) == both && !((up | down) & both) &&
+		    v[i + 1] && v[i] > v[i + 1]) {
 			bad_line(rd, "%s '%s' exceeds the %s '%s'", lim_desc[i],
 				 f[i + 1], lim_desc[i + 1], f[i + 2]);
 			return 0;
@@ -275,6 +284,8 @@ static int parse_line(struct qfd_setlist *l, struct reader *rd, char *line,
 		return -ENOMEM;
 	memcpy(r->lim, v, sizeof(v));
 	r->asked = (uint8_t)asked;
+	r->up = (uint8_t)up;
+	r->down = (uint8_t)down;
 	return 0;
 }
 

@@ -221,3 +221,17 @@ batch_with() {
 	run "$QFD" set --help
 	[[ $output == *"0 to 4294967295 s (136 years)"* ]]
 }
+
+@test "batch: relative limits parse (+5G, -1k); '+-5G' and '--1' are bad lines, before any quota call" {
+	batch_with "bin +5G -1M +3 -"
+	run "$QFD" --debug set --batch "$B/users.txt" /proc
+	# parsed: it gets as far as the kernel, which has no quotas on /proc
+	[ "$status" -eq 1 ] || { echo "$output"; false; }
+	[[ $output == *"quotactl"* ]]
+	batch_with "bin +-5G - - --1"
+	run "$QFD" --debug set --batch "$B/users.txt" /proc
+	[ "$status" -eq 2 ]
+	[[ $output == *"users.txt:4: space soft limit '+-5G': not a size"* ]] || { echo "$output"; false; }
+	[[ $output == *"users.txt:4: files hard limit '--1': not a count"* ]]
+	[[ $output != *"quotactl"* ]]
+}
