@@ -7,8 +7,9 @@
  * filesystem is opened and every quota state and entry it names is read and
  * compared, and a soft limit that would exceed its hard one is refused:
  * any failure up to here has written nothing.  Only then are the
- * differences written, and only they: a re-run changes nothing, and the
- * result says so per item, which is what Ansible and friends need.
+ * differences written, and only they, whole or not at all (applywrite.c):
+ * a re-run changes nothing, and the result says so per item, which is
+ * what Ansible and friends need.
  */
 #include <err.h>
 #include <errno.h>
@@ -18,27 +19,16 @@
 #include <string.h>
 #include <json.h>
 
+#include "apply.h"
 #include "batch.h"
 #include "cmds.h"
 #include "desired.h"
 #include "mnt.h"
 #include "quota.h"
+#include "sigdefer.h"
 #include "units.h"
 
 enum { OPT_CHECK = 0x200, OPT_DIFF, OPT_PATH, OPT_RAISE_ONLY, OPT_EXIT_CHANGED };
-
-/* The whole-filesystem settings of one quota type: enforcement, grace. */
-struct typeplan {
-	struct qfd_state st;
-	bool enforce;		/* enforcement changes */
-	bool grace[QFD_NTIMERS];
-};
-
-struct fsplan {
-	struct qfd_fs fs;
-	struct typeplan t[QFD_NTYPES];
-	size_t nchanged, nunchanged;
-};
 
 struct applycmd {
 	bool check, diff, json, quiet, exit_changed, raise_only;
@@ -49,6 +39,9 @@ struct applycmd {
 	json_object *items;	/* -J */
 	size_t nchanged;
 	bool failed;
+	bool stopped;		/* the write phase stopped and put back */
+	struct qfd_applystop stop;
+	char stopmsg[2048];	/* its one line */
 };
 
 static void help(void)
@@ -166,6 +159,9 @@ static int plan_limits(struct applycmd *a, struct fsplan *fp, int type,
 	r->old[QFD_LIM_SPACE_HARD] = dq.space_hard;
 	r->old[QFD_LIM_FILES_SOFT] = dq.files_soft;
 	r->old[QFD_LIM_FILES_HARD] = dq.files_hard;
+	/* to put back a grace time that a limit change restarts (setwrite.c) */
+	r->old_timer[QFD_TIMER_SPACE] = dq.space_timer;
+	r->old_timer[QFD_TIMER_FILES] = dq.files_timer;
 	r->mask = 0;
 	for (i = 0; i < QFD_NLIMITS; i++) {
 		bool asked = r->asked & (1u << i);
@@ -324,123 +320,132 @@ static void count(struct applycmd *a, struct fsplan *fp, bool changed)
 	}
 }
 
-static void apply_limits(struct applycmd *a, struct fsplan *fp, int type,
-			 const struct qfd_setlist *l, struct qfd_setreq *r)
+/*
+ * Whether a step's change holds now (or, under --check, would be made),
+ * and the stop's line for the step that stopped the write phase.
+ */
+static bool holds(const struct applycmd *a, bool planned, bool written)
 {
-	char msg[512] = "", o[QFD_FMT_LEN], n[QFD_FMT_LEN];
-	json_object *jo = json_object_new_object(), *jn = json_object_new_object();
-	struct qfd_dq dq = { 0 };
-	const char *sep = ": ";
-	int i, rc = 0;
+	return a->check ? planned : written;
+}
 
-	if (r->mask && !a->check) {
-		dq.space_soft = r->lim[QFD_LIM_SPACE_SOFT];
-		dq.space_hard = r->lim[QFD_LIM_SPACE_HARD];
-		dq.files_soft = r->lim[QFD_LIM_FILES_SOFT];
-		dq.files_hard = r->lim[QFD_LIM_FILES_HARD];
-		rc = qf_set(&fp->fs, type, r->id, r->mask, &dq);
-		if (rc) {
-			qfd_kerr_fmt(msg, sizeof(msg), &fp->fs, type, rc, "set limits for");
-			warnx("%s", msg);
-			a->failed = true;
-		}
-	}
-	if (!rc)
-		count(a, fp, r->mask);
-	if (a->diff && r->mask && !a->json)
-		printf("%s %s %s (%u) on %s", verb(a, true, rc), qfd_type_name(type),
+static const char *stop_err(const struct applycmd *a, const struct fsplan *fp,
+			    int type, int step)
+{
+	const struct qfd_applystop *st = &a->stop;
+
+	if (!a->stopped || !st->err || &a->plan[st->fs] != fp ||
+	    st->type != type || st->step != step)
+		return NULL;
+	return a->stopmsg;
+}
+
+static void report_limits(struct applycmd *a, struct fsplan *fp, int type,
+			  const struct qfd_setlist *l, struct qfd_setreq *r)
+{
+	char o[QFD_FMT_LEN], n[QFD_FMT_LEN];
+	json_object *jo = json_object_new_object(), *jn = json_object_new_object();
+	bool changed = holds(a, r->mask, r->written == QFD_WRITTEN_YES);
+	const char *err = stop_err(a, fp, type, QFD_STEP_LIMITS);
+	const char *sep = ": ";
+	int i;
+
+	if (err && r != fp->t[type].w.failed)
+		err = NULL;
+	if (!err)
+		count(a, fp, changed);
+	if (a->diff && changed && !a->json)
+		printf("%s %s %s (%u) on %s", verb(a, true, 0), qfd_type_name(type),
 		       qfd_setreq_who(l, r), r->id, fp->fs.target);
 	for (i = 0; i < QFD_NLIMITS; i++) {
+		bool now = changed && (r->mask & (1u << i));
+
 		if (!(r->asked & (1u << i)))
 			continue;
 		json_object_object_add(jo, qfd_want_lim_key[i], lim_json(r->old[i]));
 		json_object_object_add(jn, qfd_want_lim_key[i], lim_json(
-			r->mask & (1u << i) ? r->lim[i] : r->old[i]));
-		if (!a->diff || a->json || !(r->mask & (1u << i)))
+			now ? r->lim[i] : r->old[i]));
+		if (!a->diff || a->json || !now)
 			continue;
 		fmt_lim(i, r->old[i], o, sizeof(o));
 		fmt_lim(i, r->lim[i], n, sizeof(n));
 		printf("%s%s %s -> %s", sep, qfd_want_lim_key[i], o, n);
 		sep = ", ";
 	}
-	if (a->diff && r->mask && !a->json)
+	if (a->diff && changed && !a->json)
 		putchar('\n');
-	add_item(a, fp, type, "limits", qfd_setreq_who(l, r), &r->id, r->mask,
-		 rc ? msg : NULL, jo, jn);
+	add_item(a, fp, type, "limits", qfd_setreq_who(l, r), &r->id, changed,
+		 err, jo, jn);
 }
 
-static void apply_grace(struct applycmd *a, struct fsplan *fp, int type,
-			const struct qfd_want_type *wt)
+static void report_grace(struct applycmd *a, struct fsplan *fp, int type,
+			 const struct qfd_want_type *wt)
 {
 	struct typeplan *tp = &fp->t[type];
 	uint64_t old[QFD_NTIMERS] = { tp->st.space_grace, tp->st.files_grace };
-	const uint64_t *p[QFD_NTIMERS] = { NULL, NULL };
-	char msg[512] = "", o[QFD_FMT_LEN], n[QFD_FMT_LEN];
+	char o[QFD_FMT_LEN], n[QFD_FMT_LEN];
 	json_object *jo = json_object_new_object(), *jn = json_object_new_object();
 	static const char *const key[QFD_NTIMERS] = { "space", "files" };
-	bool changed = tp->grace[0] || tp->grace[1];
-	int i, rc = 0;
+	bool changed = holds(a, tp->grace[0] || tp->grace[1], tp->grace_written);
+	const char *err = stop_err(a, fp, type, QFD_STEP_GRACE);
+	int i;
 
-	for (i = 0; i < QFD_NTIMERS; i++)
-		if (tp->grace[i])
-			p[i] = &wt->grace[i];
-	if (changed && !a->check) {
-		rc = qf_set_grace(&fp->fs, type, p[0], p[1]);
-		if (rc) {
-			qfd_kerr_fmt(msg, sizeof(msg), &fp->fs, type, rc,
-				     "set the grace periods of");
-			warnx("%s", msg);
-			a->failed = true;
-		}
-	}
-	if (!rc)
+	if (!err)
 		count(a, fp, changed);
 	for (i = 0; i < QFD_NTIMERS; i++) {
 		if (!wt->grace_asked[i])
 			continue;
 		json_object_object_add(jo, key[i], json_object_new_uint64(old[i]));
-		json_object_object_add(jn, key[i], json_object_new_uint64(wt->grace[i]));
-		if (a->diff && !a->json && tp->grace[i])
+		json_object_object_add(jn, key[i], json_object_new_uint64(
+					       changed ? wt->grace[i] : old[i]));
+		if (a->diff && !a->json && changed && tp->grace[i])
 			printf("%s %s grace period on %s: %s %s -> %s\n",
-			       verb(a, true, rc), qfd_type_name(type), fp->fs.target,
+			       verb(a, true, 0), qfd_type_name(type), fp->fs.target,
 			       key[i], qfd_format_duration(old[i], o, sizeof(o)),
 			       qfd_format_duration(wt->grace[i], n, sizeof(n)));
 	}
-	add_item(a, fp, type, "grace", NULL, NULL, changed, rc ? msg : NULL, jo, jn);
+	add_item(a, fp, type, "grace", NULL, NULL, changed, err, jo, jn);
 }
 
-static void apply_enforce(struct applycmd *a, struct fsplan *fp, int type,
-			  const struct qfd_want_type *wt)
+static void report_enforce(struct applycmd *a, struct fsplan *fp, int type,
+			   const struct qfd_want_type *wt)
 {
 	struct typeplan *tp = &fp->t[type];
 	bool on = wt->enforce == QFD_ENF_ON, was = tp->st.accounting && tp->st.enforcing;
 	json_object *jo = json_object_new_object(), *jn = json_object_new_object();
-	char msg[512] = "";
-	int rc = 0;
+	bool changed = holds(a, tp->enforce, tp->enforce_written);
+	const char *err = stop_err(a, fp, type, QFD_STEP_ENFORCE);
 
-	if (tp->enforce && !a->check) {
-		rc = on ? qf_on(&fp->fs, type) : qf_off(&fp->fs, type);
-		if (rc) {
-			qfd_kerr_fmt(msg, sizeof(msg), &fp->fs, type, rc,
-				     on ? "turn on" : "turn off");
-			warnx("%s", msg);
-			a->failed = true;
-		}
-	}
-	if (!rc)
-		count(a, fp, tp->enforce);
-	if (a->diff && !a->json && tp->enforce)
-		printf("%s %s enforcement on %s: %s -> %s\n", verb(a, true, rc),
+	if (!err)
+		count(a, fp, changed);
+	if (a->diff && !a->json && changed)
+		printf("%s %s enforcement on %s: %s -> %s\n", verb(a, true, 0),
 		       qfd_type_name(type), fp->fs.target, was ? "on" : "off",
 		       on ? "on" : "off");
 	json_object_object_add(jo, "enforce", json_object_new_boolean(was));
-	json_object_object_add(jn, "enforce", json_object_new_boolean(on));
-	add_item(a, fp, type, "enforce", NULL, NULL, tp->enforce, rc ? msg : NULL,
-		 jo, jn);
+	json_object_object_add(jn, "enforce", json_object_new_boolean(
+				       changed ? on : was));
+	add_item(a, fp, type, "enforce", NULL, NULL, changed, err, jo, jn);
 }
 
-/* Write the differences: grace periods and limits first, then enforcement. */
-static void apply(struct applycmd *a)
+/*
+ * The write phase, with SIGINT, SIGTERM and SIGHUP held off until every
+ * change is written or put back; a stop is one line on stderr.
+ */
+static void write_all(struct applycmd *a)
+{
+	if (a->check)
+		return;
+	qfd_sigdefer_begin();
+	if (!qfd_apply_write(&a->want, a->plan, &a->stop))
+		return;
+	a->stopped = a->failed = true;
+	qfd_applystop_msg(a->stopmsg, sizeof(a->stopmsg), &a->want, a->plan, &a->stop);
+	warnx("%s", a->stopmsg);
+}
+
+/* The result of every item: grace periods, limits, then enforcement. */
+static void report(struct applycmd *a)
 {
 	size_t i, n;
 	int t;
@@ -454,11 +459,11 @@ static void apply(struct applycmd *a)
 			if (!wt->present)
 				continue;
 			if (wt->grace_asked[0] || wt->grace_asked[1])
-				apply_grace(a, fp, t, wt);
+				report_grace(a, fp, t, wt);
 			for (n = 0; n < wt->list.n; n++)
-				apply_limits(a, fp, t, &wt->list, &wt->list.v[n]);
+				report_limits(a, fp, t, &wt->list, &wt->list.v[n]);
 			if (wt->enforce != QFD_ENF_KEEP)
-				apply_enforce(a, fp, t, wt);
+				report_enforce(a, fp, t, wt);
 		}
 		if (!a->quiet && !a->json)
 			printf("%s: %zu %s, %zu unchanged\n", fp->fs.target, fp->nchanged,
@@ -481,6 +486,26 @@ static void print_json(struct applycmd *a)
 	json_object_put(doc);
 }
 
+/*
+ * A signal that stopped the write phase kills qfd once the result is out;
+ * one that came after the last write leaves the changes, and says so.
+ */
+static int end_signals(struct applycmd *a, int rc)
+{
+	int sig;
+
+	if (a->check)
+		return rc;
+	qfd_sigdefer_end();
+	sig = a->stopped && a->stop.sig ? a->stop.sig : qfd_sigdefer_pending();
+	if (!sig)
+		return rc;
+	if (!a->stopped)
+		warnx("%s: %s came after every change was written: they stay",
+		      a->want.file, qfd_signame(sig));
+	return qfd_sigdefer_raise(sig);
+}
+
 int cmd_apply(int argc, char **argv)
 {
 	struct applycmd a;
@@ -496,13 +521,15 @@ int cmd_apply(int argc, char **argv)
 		rc = plan(&a);
 	if (!rc) {
 		a.items = json_object_new_array();
-		apply(&a);
+		write_all(&a);
+		report(&a);
 		if (a.json)
 			print_json(&a);
 		json_object_put(a.items);
 		rc = a.failed ? QFD_EXIT_FAILURE : 0;
 		if (a.exit_changed && a.nchanged)
 			rc = qfd_exit_merge(rc, QFD_EXIT_CHANGED);
+		rc = end_signals(&a, rc);
 	}
 	for (i = 0; a.plan && i < a.want.nfs; i++)
 		if (a.plan[i].fs.target)

@@ -49,8 +49,8 @@ static unsigned int putback_mask(const struct qfd_setreq *r)
 	return mask;
 }
 
-static void put_back(struct qfd_fs *fs, int type, struct qfd_setlist *l,
-		     struct qfd_setwrite *w)
+void qfd_setlist_put_back(struct qfd_fs *fs, int type, struct qfd_setlist *l,
+			  struct qfd_setwrite *w)
 {
 	struct qfd_dq dq;
 	size_t n = l->n;
@@ -120,7 +120,7 @@ int qfd_setlist_write(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 	}
 	if (!w->failed && !w->sig)
 		return 0;
-	put_back(fs, type, l, w);
+	qfd_setlist_put_back(fs, type, l, w);
 	return -1;
 }
 

@@ -43,6 +43,15 @@ int qfd_setlist_write(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 		      struct qfd_setwrite *w);
 
 /*
+ * Put back the old values of every request of l that holds its new ones
+ * (r->written), newest first, after the list was written whole but a
+ * later step of the same run failed ('qfd apply').  w->nkept, w->kept and
+ * w->kept_err count and name the ones that could not be put back.
+ */
+void qfd_setlist_put_back(struct qfd_fs *fs, int type, struct qfd_setlist *l,
+			  struct qfd_setwrite *w);
+
+/*
  * The one line for a failed qfd_setlist_write(), without "qfd: ": what
  * stopped it, where, and how many ids were put back or not.
  */

@@ -152,3 +152,91 @@ limits_report() {
 		[ "$(lim "$m" -g qfdg1)" = "0 0 0 300" ]
 	done
 }
+
+# state MNT FLAG: "ENFORCING SPACE-GRACE FILES-GRACE" as qfd state has them
+state_of() {
+	"$QFD" state -n --raw -o ENFORCING,SPACE-GRACE,FILES-GRACE "$2" "$1"
+}
+
+# The write phase is whole or nothing (issue 11 item 4, for apply): ext4
+# refuses a space limit of 8E with ERANGE after the plan accepted it, so
+# the grace periods, a limit and the enforcement already written on the
+# XFS filesystem before it, and the ext4 limit before it, are put back.
+@test "apply: a kernel error on the second filesystem puts back every change written before it; one line, exit 1" {
+	local e=$QFD_SCRATCH/e x=$QFD_SCRATCH/x
+	"$QFD" set -q "$e" qfdu1 qfdu2 qfdu3 --bsoft 0 --bhard 0 --isoft 0 --ihard 0
+	"$QFD" set -q -g "$x" qfdg1 --bsoft 0 --bhard 1M --isoft 0 --ihard 0
+	"$QFD" on -g "$x" >/dev/null 2>&1 || true
+	local xstate estate
+	xstate=$(state_of "$x" -g)
+	estate=$(state_of "$e" -u)
+	[[ $xstate == yes* || $xstate == true* ]] || { echo "XFS group quotas not enforcing: $xstate"; false; }
+	cat >"$D/erange.json" <<-EOT
+	{ "filesystems": [
+	  { "path": "$x", "group": { "enforce": false, "grace": { "space": "2d" },
+	      "limits": [ { "who": "qfdg1", "space-hard": "9M" } ] } },
+	  { "path": "$e", "user": { "limits": [
+	      { "who": "qfdu1", "space-soft": "1M", "space-hard": "2M" },
+	      { "who": "qfdu2", "space-hard": "8E" },
+	      { "who": "qfdu3", "files-hard": 9 } ] } } ] }
+	EOT
+	run --separate-stderr "$QFD" apply --diff "$D/erange.json"
+	[ "$status" -eq 1 ] || { echo "status $status: $output / $stderr"; false; }
+	[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$stderr"; false; }
+	[ "$stderr" = "qfd: $e: cannot set limits for user quotas: Numerical result out of range (user qfdu2, id 2002); the 4 changes written before it were put back: nothing was changed" ] ||
+		{ echo "$stderr"; false; }
+	# no line claims a change that was put back
+	[[ $output != *"changed "* ]] || { echo "$output"; false; }
+	[ "$(state_of "$x" -g)" = "$xstate" ]
+	[ "$(state_of "$e" -u)" = "$estate" ]
+	[ "$(lim "$x" -g qfdg1)" = "0 1048576 0 0" ]
+	[ "$(lim "$e" -u qfdu1)" = "0 0 0 0" ]
+	[ "$(lim "$e" -u qfdu2)" = "0 0 0 0" ]
+	[ "$(lim "$e" -u qfdu3)" = "0 0 0 0" ]
+	# -J: one item in error, the rest unchanged, nothing changed
+	run --separate-stderr "$QFD" apply -J "$D/erange.json"
+	[ "$status" -eq 1 ]
+	jq -e '.changed == false and .failed == true and
+	       ([.items[] | select(.result == "error")] | length) == 1 and
+	       ([.items[] | select(.result == "changed")] | length) == 0 and
+	       (.items[] | select(.result == "error") | .who == "qfdu2" and
+	        (.error | test("put back: nothing was changed$")))' <<<"$output" ||
+		{ echo "$output"; false; }
+	[ "$(lim "$x" -g qfdg1)" = "0 1048576 0 0" ]
+	[ "$(state_of "$x" -g)" = "$xstate" ]
+}
+
+@test "apply: SIGTERM during a 20,000-id document puts every id back and dies of it (or, too late, keeps them all)" {
+	local x=$QFD_SCRATCH/x f=$D/long.json err=$D/long.err pid status i
+	{
+		printf '{ "filesystems": [ { "path": "%s", "user": { "limits": [\n' "$x"
+		seq 100000 119999 | awk '{ printf "%s{ \"who\": %s, \"space-hard\": \"2M\", \"files-hard\": 20 }\n", NR > 1 ? "," : "", $1 }'
+		printf '] } } ] }\n'
+	} >"$f"
+	printf '#%s 1M 6M 10 60\n' 100000 119999 | "$QFD" set -q --batch - "$x"
+	"$QFD" --debug apply "$f" >"$err.out" 2>"$err" &
+	pid=$!
+	for ((i = 0; i < 6000; i++)); do
+		grep -q 'Q_XSETQLIM' "$err" && break
+		kill -0 "$pid" 2>/dev/null || break
+		sleep 0.01
+	done
+	kill -TERM "$pid" || { echo "apply ended before the signal"; false; }
+	status=0
+	wait "$pid" || status=$?
+	grep -v '^qfd: debug: ' "$err" >"$err.msg" || true
+	echo "# SIGTERM after $(grep -c Q_XSETQLIM "$err") writes: $(head -c 200 "$err.msg")" >&3
+	[ "$status" -eq 143 ] || { echo "status $status: $(cat "$err.msg")"; false; }
+	[ "$(wc -l <"$err.msg")" -eq 1 ] || { cat "$err.msg"; false; }
+	if grep -q 'came after every change was written' "$err.msg"; then
+		[ "$(lim "$x" -u '#100000')" = "1048576 2097152 10 20" ]
+		[ "$(lim "$x" -u '#119999')" = "1048576 2097152 10 20" ]
+	else
+		grep -Eq "^qfd: $f: interrupted by SIGTERM after [0-9]+ of 20000 changes were written; the [0-9]+ changes? written (was|were) put back: nothing was changed\$" "$err.msg" ||
+			{ cat "$err.msg"; false; }
+		[ "$(lim "$x" -u '#100000')" = "1048576 6291456 10 60" ]
+		[ "$(lim "$x" -u '#119999')" = "1048576 6291456 10 60" ]
+		[ "$("$QFD" report -J -b -u "$x" | jq '[.quotas[] | select(.id > 100000 and .id < 119999 and ."space-hard" > 0)] | length')" -eq 0 ]
+	fi
+	awk '{ print "#" $1, "0 0 0 0" }' <(seq 100000 119999) | "$QFD" set -q --batch - "$x"
+}

@@ -415,3 +415,29 @@ range_limits() {
 	awk '{ print $1, "0 0 0 0" }' "$f" | "$QFD" set -q --batch - "$m"
 	[ -z "$(range_limits "$m")" ]
 }
+
+# Issue 15: relative limits in batch files, as with the options; a line
+# whose relative limit has nothing to count from applies nothing at all.
+@test "batch: relative limits (+1M, -10) count from the kernel's limits; one with no limit to count from applies nothing" {
+	for m in "${MNTS[@]}"; do
+		zero "$m" qfdu1 qfdu2
+		"$QFD" set -q "$m" qfdu1 --bsoft 1M --bhard 2M --isoft 50 --ihard 100
+		"$QFD" set -q "$m" qfdu2 --bhard 4M
+		printf '%s\n' "qfdu1 +1M +1M -10 -" "#2002 - -1M - -" >"$QFD_SCRATCH/batch/rel.txt"
+		run "$QFD" set --exit-changed --batch "$QFD_SCRATCH/batch/rel.txt" "$m"
+		[ "$status" -eq 4 ] || { echo "$m: $status $output"; false; }
+		[ "$(lim "$m" qfdu1)" = "2097152 3145728 40 100" ]
+		[ "$(lim "$m" qfdu2)" = "0 3145728 0 0" ]
+		# qfdu2 has no files limit: '+5' there is refused, and qfdu1's
+		# line before it is not applied either
+		printf '%s\n' "qfdu1 +1M - - -" "qfdu2 - - +5 -" >"$QFD_SCRATCH/batch/rel.txt"
+		run --separate-stderr "$QFD" set --batch "$QFD_SCRATCH/batch/rel.txt" "$m"
+		[ "$status" -eq 2 ] || { echo "$m: $status $output $stderr"; false; }
+		[ -z "$output" ]
+		[[ ${stderr_lines[-1]} == "qfd: $QFD_SCRATCH/batch/rel.txt: nothing was changed" ]]
+		[[ $stderr == *"rel.txt:2: "*"files soft limit: +5: there is no limit to count from; give one"* ]] ||
+			{ echo "$m: $stderr"; false; }
+		[ "$(lim "$m" qfdu1)" = "2097152 3145728 40 100" ]
+		[ "$(lim "$m" qfdu2)" = "0 3145728 0 0" ]
+	done
+}
