@@ -10,7 +10,6 @@
  * that the kernel refused has itself changed nothing, except for limits,
  * which setwrite.c puts back on its own.
  */
-#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -248,19 +247,22 @@ static void stop_head(char *buf, size_t len, const struct qfd_want *want,
 	const struct typeplan *tp = &plan[st->fs].t[st->type];
 	const struct qfd_setlist *l = &want->fs[st->fs].t[st->type].list;
 	char err[512];
+	/* refused before any write, for every id alike: the kernel's line */
+	bool global = !st->nwritten && qfd_err_refuses_all(st->err);
 
 	if (!st->err && st->sig) {
 		snprintf(buf, len, "%s: interrupted by %s after %zu of %zu %s were written",
 			 want->file, qfd_signame(st->sig), st->nwritten, st->nplanned, changes(st->nplanned));
 		return;
 	}
-	if (st->step == QFD_STEP_LIMITS) {
+	if (st->step == QFD_STEP_LIMITS && !global) {
 		qfd_kerr_fmt(err, sizeof(err), fs, st->type, tp->w.err, "set limits for");
 		snprintf(buf, len, "%s (%s %s, id %u)", err, qfd_type_name(st->type),
 			 qfd_setreq_who(l, tp->w.failed), tp->w.failed->id);
 		return;
 	}
 	qfd_kerr_fmt(buf, len, fs, st->type, st->err,
+		     st->step == QFD_STEP_LIMITS ? "set limits for" :
 		     st->step == QFD_STEP_GRACE ? "set the grace periods of" :
 		     want->fs[st->fs].t[st->type].enforce == QFD_ENF_ON ?
 		     "turn on" : "turn off");
@@ -274,7 +276,9 @@ void qfd_applystop_msg(char *buf, size_t len, const struct qfd_want *want,
 	char head[768];
 
 	stop_head(head, sizeof(head), want, plan, st);
-	if (!done)
+	if (!done && qfd_err_refuses_all(st->err))
+		snprintf(buf, len, "%s", head);
+	else if (!done)
 		snprintf(buf, len, "%s; no change had been written: nothing was changed", head);
 	else if (!st->nkept)
 		snprintf(buf, len, "%s; the %zu %s written%s %s put back: nothing was changed",

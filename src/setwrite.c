@@ -8,6 +8,7 @@
  * presses ^C) can be undone by writing the old values back with the same
  * field mask.  What the run could not put back is said, never hidden.
  */
+#include <errno.h>
 #include <signal.h>
 #include <stdio.h>
 #include <string.h>
@@ -124,6 +125,15 @@ int qfd_setlist_write(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 	return -1;
 }
 
+/*
+ * Not root, or a read-only filesystem: a refusal that holds for every id,
+ * so that when it comes at the first write the kernel's line says it all.
+ */
+bool qfd_err_refuses_all(int err)
+{
+	return err == -EPERM || err == -EACCES || err == -EROFS;
+}
+
 const char *qfd_signame(int sig)
 {
 	switch (sig) {
@@ -152,6 +162,10 @@ void qfd_setwrite_msg(char *buf, size_t len, const struct qfd_fs *fs,
 	const char *what;
 	int off;
 
+	if (w->failed && !w->nwritten && qfd_err_refuses_all(w->err)) {
+		qfd_kerr_fmt(buf, len, fs, type, w->err, "set limits for");
+		return;
+	}
 	if (w->failed) {
 		qfd_kerr_fmt(err, sizeof(err), fs, type, w->err, "set limits for");
 		if (w->failed->line)

@@ -8,6 +8,7 @@
 #ifndef QFD_SETWRITE_H
 #define QFD_SETWRITE_H
 
+#include <stdbool.h>
 #include <stddef.h>
 
 #include "batch.h"
@@ -58,6 +59,9 @@ void qfd_setlist_put_back(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 void qfd_setwrite_msg(char *buf, size_t len, const struct qfd_fs *fs,
 		      int type, const struct qfd_setlist *l,
 		      const struct qfd_setwrite *w);
+
+/* A kernel error that refuses every id alike (EPERM, EACCES, EROFS). */
+bool qfd_err_refuses_all(int err);
 
 /* "SIGINT" for the signals sigdefer.h defers. */
 const char *qfd_signame(int sig);

@@ -385,6 +385,19 @@ peer_usage() {
 	echo "${kib:-0} ${files:-0}"
 }
 
+# wait_for_line FILE REGEX PID: until a line of FILE matches (qfd --debug
+# traces each quota call there) or PID is gone, for at most 60 s; so that
+# a signal lands in the middle of a run's writes, not before them.
+wait_for_line() {
+	local i
+	for ((i = 0; i < 6000; i++)); do
+		grep -q -- "$2" "$1" 2>/dev/null && return 0
+		kill -0 "$3" 2>/dev/null || return 1
+		sleep 0.01
+	done
+	return 1
+}
+
 # kernel_at_least MAJOR MINOR: true if the running kernel is that or newer.
 kernel_at_least() {
 	local maj min

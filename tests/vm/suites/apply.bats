@@ -207,7 +207,7 @@ state_of() {
 }
 
 @test "apply: SIGTERM during a 20,000-id document puts every id back and dies of it (or, too late, keeps them all)" {
-	local x=$QFD_SCRATCH/x f=$D/long.json err=$D/long.err pid status i
+	local x=$QFD_SCRATCH/x f=$D/long.json err=$D/long.err pid status
 	{
 		printf '{ "filesystems": [ { "path": "%s", "user": { "limits": [\n' "$x"
 		seq 100000 119999 | awk '{ printf "%s{ \"who\": %s, \"space-hard\": \"2M\", \"files-hard\": 20 }\n", NR > 1 ? "," : "", $1 }'
@@ -216,11 +216,7 @@ state_of() {
 	printf '#%s 1M 6M 10 60\n' 100000 119999 | "$QFD" set -q --batch - "$x"
 	"$QFD" --debug apply "$f" >"$err.out" 2>"$err" &
 	pid=$!
-	for ((i = 0; i < 6000; i++)); do
-		grep -q 'Q_XSETQLIM' "$err" && break
-		kill -0 "$pid" 2>/dev/null || break
-		sleep 0.01
-	done
+	wait_for_line "$err" Q_XSETQLIM "$pid" || true
 	kill -TERM "$pid" || { echo "apply ended before the signal"; false; }
 	status=0
 	wait "$pid" || status=$?

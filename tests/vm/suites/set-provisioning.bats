@@ -299,7 +299,7 @@ space_grace() {
 # plan has accepted it: a real kernel error in the middle of a run.
 @test "a kernel error mid-batch puts back the ids written before it: all keep their old limits, one line, exit 1" {
 	local m=$QFD_SCRATCH/e f=$QFD_SCRATCH/batch/erange.txt
-	zero "$m" qfdu1 qfdu2 qfdu3
+	zero "$m" qfdu1 qfdu2 qfdu3 "$QFD_WEIRD_USER"
 	"$QFD" set -q "$m" qfdu2 --isoft 7 --ihard 9
 	printf '%s\n' "qfdu1 1M 2M 10 20" "qfdu2 3M 4M 30 40" "qfdu3 8E - - -" \
 		"$QFD_WEIRD_USER 5M 6M 50 60" >"$f"
@@ -340,7 +340,7 @@ range_limits() {
 
 @test "SIGINT or SIGTERM during a 20,000-line batch: every id put back, one line, death by the signal" {
 	local m sig f=$QFD_SCRATCH/batch/long.txt err=$QFD_SCRATCH/batch/long.err
-	local pid status i before
+	local pid status before
 	seq 100000 119999 | awk '{ print "#" $1, "1M 2M 10 20" }' >"$f"
 	for m in "${MNTS[@]}"; do
 		case $m in */e) sig=INT ;; *) sig=TERM ;; esac
@@ -351,11 +351,7 @@ range_limits() {
 		"$QFD" --debug set --batch "$f" "$m" >"$err.out" 2>"$err" &
 		pid=$!
 		# the signal once the first limit has been written
-		for ((i = 0; i < 6000; i++)); do
-			grep -q 'Q_XSETQLIM' "$err" && break
-			kill -0 "$pid" 2>/dev/null || break
-			sleep 0.01
-		done
+		wait_for_line "$err" Q_XSETQLIM "$pid" || true
 		kill -"$sig" "$pid" || { echo "$m: the batch ended before the signal"; false; }
 		status=0
 		wait "$pid" || status=$?
@@ -389,10 +385,7 @@ range_limits() {
 	[ -s "$f" ] || seq 100000 119999 | awk '{ print "#" $1, "1M 2M 10 20" }' >"$f"
 	"$QFD" --debug set --batch "$f" "$m" >"$err.out" 2>"$err" &
 	pid=$!
-	for ((i = 0; i < 6000; i++)); do
-		grep -q 'Q_XSETQLIM' "$err" && break
-		sleep 0.01
-	done
+	wait_for_line "$err" Q_XSETQLIM "$pid" || true
 	# by another process, as an administrator or errors=remount-ro would
 	for ((i = 0; i < 500; i++)); do
 		fs_remount_ro x 2>/dev/null && break
