@@ -210,7 +210,7 @@ state_of() {
 	local x=$QFD_SCRATCH/x f=$D/long.json err=$D/long.err pid status
 	{
 		printf '{ "filesystems": [ { "path": "%s", "user": { "limits": [\n' "$x"
-		seq 100000 119999 | awk '{ printf "%s{ \"who\": %s, \"space-hard\": \"2M\", \"files-hard\": 20 }\n", NR > 1 ? "," : "", $1 }'
+		seq 100000 119999 | awk '{ printf "%s{ \"who\": %s, \"space-hard\": \"2M\", \"files-hard\": 20 }\n", (NR > 1 ? "," : ""), $1 }'
 		printf '] } } ] }\n'
 	} >"$f"
 	printf '#%s 1M 6M 10 60\n' 100000 119999 | "$QFD" set -q --batch - "$x"
