@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-weight: 210
+# vm-weight: 160
 #
 # 'qfd set' as provisioning tools use it, on ext4 and XFS: idempotent runs,
 # all-or-nothing batch files (also when the kernel fails or a signal comes
@@ -238,7 +238,7 @@ space_grace() {
 }
 
 @test "8 concurrent setters of different fields of the same ids all win" {
-	local n=25
+	local n=10
 	for m in "${MNTS[@]}"; do
 		zero "$m" qfdu1 qfdu2
 		pids=()

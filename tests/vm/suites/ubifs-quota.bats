@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# vm-weight: 345
+# vm-weight: 250
 # UBIFS quota (kernel/ubifs/patches), tested with the patched module:
 #
 #   kernel/ubifs/build.sh                         # prints the ubifs.ko path
@@ -686,7 +686,7 @@ PYTHON
 @test "parallel limit changes of 40 neighbouring ids all reach the flash" {
 	quota_fs
 	[[ -x $QFD ]] || { echo "$QFD is not built (run make)"; return 1; }
-	local base=7100 n=40 rounds=${QFD_UBIFS_RACE_ROUNDS:-10}
+	local base=7100 n=40 rounds=${QFD_UBIFS_RACE_ROUNDS:-3}
 	local r i v pid load bar bad=0
 	local want=$BATS_TEST_TMPDIR/want got=$BATS_TEST_TMPDIR/got
 	local go=$BATS_TEST_TMPDIR/go busy=$BATS_TEST_TMPDIR/busy
