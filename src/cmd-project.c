@@ -19,6 +19,12 @@
  * with O_NOFOLLOW and compared with what fts saw before it is changed.
  * The inherit flag is set on directories only: on files both filesystems
  * ignore it.
+ *
+ * A filesystem that keeps no project ids is found at the first inode the
+ * walk would change, before anything is changed (see change()), and ends
+ * the walk with one line: the same refusal for every inode of a big tree
+ * tells nothing more.  An inode the kernel refused for another reason is
+ * put back as it was (see undo()), so that no call is left half applied.
  */
 #include <err.h>
 #include <errno.h>
@@ -35,6 +41,7 @@
 
 #include "cmds.h"
 #include "ids.h"
+#include "mnt.h"
 #include "output.h"
 
 enum action { ACT_SET, ACT_CLEAR, ACT_SHOW };
@@ -71,6 +78,8 @@ struct walk {
 	const char *path;	/* of the inode being visited, for messages */
 	size_t nchanged, nunchanged;
 	bool failed;
+	bool took_ids;		/* this filesystem keeps project ids */
+	bool stop;		/* it does not: the walk ends */
 	struct qfd_out *out;	/* show */
 	char **strs;		/* show: paths the table points to until printed */
 	size_t nstrs, astrs;
@@ -93,7 +102,8 @@ static void help(void)
 		     "  clear DIR...         remove the project id and the inherit flag\n"
 		     "  show PATH...         the project and inherit flag of each path\n"
 		     "\nPROJECT is a name from " QFD_PROJID_FILE " or a number.  The filesystem needs\n"
-		     "project support: ext4 made with -O project (and 256-byte inodes), or XFS.\n"
+		     "project ids: ext4 made with -O project (and 256-byte inodes), f2fs made with\n"
+		     "-O extra_attr,project_quota, or XFS.  Without them nothing is changed.\n"
 		     "Then 'qfd set -p PATH PROJECT --bhard SIZE' limits the tree.\n");
 }
 
@@ -104,10 +114,6 @@ static void path_err(struct walk *w, int err, const char *op)
 
 	w->failed = true;
 	switch (err) {
-	case ENOTTY:
-	case EOPNOTSUPP:
-		hint = ": this filesystem has no project ids (ext4 needs the project feature: mkfs.ext4 -O project or tune2fs -O project; XFS has them)";
-		break;
 	case EOVERFLOW:
 		hint = ": the inode has no room for a project id (ext4 needs 256-byte inodes: mkfs.ext4 -I 256)";
 		break;
@@ -123,6 +129,44 @@ static void path_err(struct walk *w, int err, const char *op)
 		warnx("%s: cannot %s%s", w->path, op, hint);
 	else
 		warnx("%s: cannot %s: %s", w->path, op, strerror(err));
+}
+
+/* What makes a filesystem of this type keep project ids. */
+static const char *projid_howto(const char *fstype)
+{
+	if (!strcmp(fstype, "ext4") || !strcmp(fstype, "ext3") ||
+	    !strcmp(fstype, "ext2"))
+		return "make it with mkfs.ext4 -O project -I 256, or add them with tune2fs -O project while it is unmounted";
+	if (!strcmp(fstype, "f2fs"))
+		return "make it with mkfs.f2fs -O extra_attr,project_quota";
+	return "ext4 (-O project), XFS and f2fs (-O extra_attr,project_quota) keep them";
+}
+
+/*
+ * The filesystem fd is on keeps no project ids: one line naming its mount
+ * point and what to do, and the walk ends.
+ */
+static void no_projids(struct walk *w, int fd, const char *op)
+{
+	char *target, *fstype;
+
+	w->failed = true;
+	w->stop = true;
+	if (qfd_mnt_of_fd(fd, &target, &fstype)) {
+		warnx("%s: cannot %s: its filesystem has no project ids: %s",
+		      w->path, op, projid_howto(""));
+		return;
+	}
+	warnx("%s: cannot %s: %s (%s) has no project ids: %s", w->path, op,
+	      target, fstype, projid_howto(fstype));
+	free(target);
+	free(fstype);
+}
+
+/* EOPNOTSUPP from FSSETXATTR, ENOTTY where there is no such ioctl */
+static bool no_projids_err(const struct walk *w, int err)
+{
+	return !w->took_ids && (err == EOPNOTSUPP || err == ENOTTY);
 }
 
 static int show_row(struct walk *w, const struct stat *st,
@@ -155,37 +199,112 @@ static int show_row(struct walk *w, const struct stat *st,
 	return qfd_out_add(w->out, v);
 }
 
+/*
+ * Put back what a refused FS_IOC_FSSETXATTR left: ext4 and f2fs write the
+ * flags and then the id, and return the id's error with the flags already
+ * written (the inherit flag set, the id not).  Read back, and write the old
+ * attributes only where they differ, so that a filesystem that changed
+ * nothing is not written to again.
+ */
+static void undo(struct walk *w, int fd, const struct fsxattr *old)
+{
+	struct fsxattr now, back = *old;
+
+	memset(&now, 0, sizeof(now));
+	if (!ioctl(fd, FS_IOC_FSGETXATTR, &now) &&
+	    now.fsx_xflags == old->fsx_xflags &&
+	    now.fsx_projid == old->fsx_projid)
+		return;
+	if (ioctl(fd, FS_IOC_FSSETXATTR, &back))
+		warn("%s: cannot put back its inherit flag and project %u",
+		     w->path, old->fsx_projid);
+}
+
+/* Write want over old; returns 0, or errno after undoing what it left. */
+static int set_attr(struct walk *w, int fd, const struct fsxattr *old,
+		    const struct fsxattr *want)
+{
+	struct fsxattr fa = *want;
+	int err;
+
+	if (!ioctl(fd, FS_IOC_FSSETXATTR, &fa)) {
+		if (want->fsx_projid)
+			w->took_ids = true;
+		return 0;
+	}
+	err = errno;
+	undo(w, fd, old);
+	return err;
+}
+
+/*
+ * Give the inode want's id and flags.  Until the filesystem has shown that
+ * it keeps project ids, the id goes first, alone, with the flags as they
+ * are: ext4 and f2fs refuse an id they cannot keep (no project feature)
+ * only after they have applied the flags, so with the flags unchanged that
+ * refusal leaves nothing behind, and the walk has touched nothing when it
+ * stops.  XFS always keeps project ids and checks the id before its
+ * transaction changes anything, so there the first call simply succeeds.
+ * Then the flags.  Returns 0 or errno.
+ */
+static int change(struct walk *w, int fd, const struct fsxattr *old,
+		  const struct fsxattr *want)
+{
+	struct fsxattr id_only = *old;
+	int err;
+
+	if (!w->took_ids && old->fsx_projid != want->fsx_projid &&
+	    old->fsx_xflags != want->fsx_xflags) {
+		id_only.fsx_projid = want->fsx_projid;
+		err = set_attr(w, fd, old, &id_only);
+		if (err)
+			return err;
+	}
+	return set_attr(w, fd, old, want);
+}
+
 /* Show, set or clear the project of one open inode. */
 static int visit(struct walk *w, int fd, const struct stat *st)
 {
 	bool dir = S_ISDIR(st->st_mode);
-	struct fsxattr fa;
-	uint32_t xflags;
+	const char *op = w->act == ACT_SET ? "set the project" :
+			 w->act == ACT_CLEAR ? "clear the project" :
+			 "read the project";
+	struct fsxattr fa, want;
+	int err;
 
 	memset(&fa, 0, sizeof(fa));
 	if (ioctl(fd, FS_IOC_FSGETXATTR, &fa)) {
-		path_err(w, errno, "read the project");
+		err = errno;
+		if (no_projids_err(w, err))
+			no_projids(w, fd, op);
+		else
+			path_err(w, err, "read the project");
 		return 0;
 	}
+	if (fa.fsx_projid)
+		w->took_ids = true;
 	if (w->act == ACT_SHOW)
 		return show_row(w, st, &fa);
 
-	xflags = fa.fsx_xflags & ~FS_XFLAG_PROJINHERIT;
+	want = fa;
+	want.fsx_projid = w->projid;
+	want.fsx_xflags = fa.fsx_xflags & ~FS_XFLAG_PROJINHERIT;
 	if (dir && w->act == ACT_SET)
-		xflags |= FS_XFLAG_PROJINHERIT;
+		want.fsx_xflags |= FS_XFLAG_PROJINHERIT;
 	/* idempotent: an inode that already is as asked is not written */
-	if (fa.fsx_projid == w->projid && fa.fsx_xflags == xflags) {
+	if (fa.fsx_projid == want.fsx_projid &&
+	    fa.fsx_xflags == want.fsx_xflags) {
 		w->nunchanged++;
 		return 0;
 	}
-	fa.fsx_projid = w->projid;
-	fa.fsx_xflags = xflags;
-	if (ioctl(fd, FS_IOC_FSSETXATTR, &fa)) {
-		path_err(w, errno, w->act == ACT_SET ? "set the project" :
-			 "clear the project");
-		return 0;
-	}
-	w->nchanged++;
+	err = change(w, fd, &fa, &want);
+	if (err && no_projids_err(w, err))
+		no_projids(w, fd, op);
+	else if (err)
+		path_err(w, err, op);
+	else
+		w->nchanged++;
 	return 0;
 }
 
@@ -280,14 +399,16 @@ static int walk_top(struct walk *w, const char *path)
 	fts = fts_open(paths, opts, NULL);
 	if (!fts)
 		return -errno;
-	while (!rc) {
+	/* each path may be on another filesystem */
+	w->took_ids = w->stop = false;
+	while (!rc && !w->stop) {
 		errno = 0;	/* fts_read() ends with NULL, and errno on error */
 		e = fts_read(fts);
 		if (!e)
 			break;
 		rc = walk_entry(w, fts, e);
 	}
-	if (!rc && errno) {
+	if (!rc && !w->stop && errno) {
 		w->path = path;
 		path_err(w, errno, "walk");
 	}

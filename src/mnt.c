@@ -305,3 +305,27 @@ int qfd_mnt_of_dev(dev_t dev, char **target, char **fstype)
 	mnt_unref_table(tb);
 	return rc;
 }
+
+int qfd_mnt_of_fd(int fd, char **target, char **fstype)
+{
+	struct libmnt_table *tb = mountinfo();
+	struct libmnt_fs *fs;
+	const char *type;
+	struct stat st;
+
+	*target = *fstype = NULL;
+	if (fstat(fd, &st))
+		return -errno;
+	fs = tb ? find_mount_id(tb, fd, st.st_dev) : NULL;
+	if (!fs)
+		return qfd_mnt_of_dev(st.st_dev, target, fstype);
+	type = mnt_fs_get_fstype(fs);
+	*target = strdup(mnt_fs_get_target(fs));
+	*fstype = strdup(type ? type : "");
+	if (*target && *fstype)
+		return 0;
+	free(*target);
+	free(*fstype);
+	*target = *fstype = NULL;
+	return -ENOMEM;
+}

@@ -48,4 +48,11 @@ void qfd_fs_free_list(struct qfd_fs *fss, size_t nfs);
  */
 int qfd_mnt_of_dev(dev_t dev, char **target, char **fstype);
 
+/*
+ * The same for the mount the open descriptor fd was reached through (by
+ * its mount id where the kernel gives one, else by its device), for errors
+ * found deep in a tree that must name the filesystem.
+ */
+int qfd_mnt_of_fd(int fd, char **target, char **fstype);
+
 #endif

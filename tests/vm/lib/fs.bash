@@ -150,6 +150,14 @@ fs_ext4_noquota() {
 	_fs_loop ext4 "$name" "$size" "$opts" mkfs.ext4 -q -F -b 4096 -I 256 -O ^quota
 }
 
+# fs_ext4_noproject NAME: ext4 with the quota feature for users and groups
+# but not the project feature, mounted usrquota,grpquota: user and group
+# quotas work, project ids are refused (EOPNOTSUPP from FS_IOC_FSSETXATTR).
+fs_ext4_noproject() {
+	_fs_loop ext4 "$1" 64 usrquota,grpquota mkfs.ext4 -q -F -b 4096 -I 256 \
+		-O quota,^project -E quotatype=usrquota:grpquota
+}
+
 # fs_xfs NAME [-s MIB] [-o MOUNTOPTS] [-- MKFSARGS...]
 #   XFS (mkfs defaults, 4 KiB blocks), default 320 MiB (xfsprogs refuses
 #   less than 300 MB; the image is sparse, so it costs only what is

@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-weight: 30
+# vm-weight: 60
 #
 # 'qfd project' on ext4 (project feature) and XFS (pquota): assigning a
 # tree, idempotence, what a recursive walk must not touch (symbolic links,
@@ -11,6 +11,8 @@
 # Run: tests/vm/check tests/vm/suites/project-quota.bats
 
 load ../lib/fs
+
+bats_require_minimum_version 1.5.0
 
 # tests/vm/check exports QFD, but the VM passes on only QFD_* variables
 : "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
@@ -135,7 +137,63 @@ tree() {
 	mkdir "$np/d"
 	run "$QFD" project set "$np/d" qfdp1
 	[ "$status" -eq 1 ]
-	[[ $output == *"$np/d: cannot set the project: this filesystem has no project ids"* ]]
+	[[ $output == "qfd: $np/d: cannot set the project: $np (ext4) has no project ids: make it with mkfs.ext4 -O project -I 256"* ]]
+}
+
+# untouched DIR: every directory and file in DIR has project 0 and no
+# inherit flag (P), as lsattr reads them; names the first that has.
+untouched() {
+	local p line id flags
+	while IFS= read -r -d '' p; do
+		line=$(lsattr -d -p -- "$p") || return
+		read -r id flags _ <<<"$line"
+		if [ "$id" != 0 ] || [[ $flags == *P* ]]; then
+			echo "changed: $line"
+			return 1
+		fi
+	done < <(find "$1" \( -type d -o -type f \) -print0)
+}
+
+@test "no project ids on the filesystem: one line naming the mount, nothing changed" {
+	fs_ext4_noproject np-q >/dev/null
+	fs_ext4_noquota np-n >/dev/null
+	fs_f2fs_noquota np-f >/dev/null
+	for name in np-q np-n np-f; do
+		m=$QFD_SCRATCH/$name
+		case $name in
+		np-f) todo="mkfs.f2fs -O extra_attr,project_quota" ;;
+		*) todo="tune2fs -O project" ;;
+		esac
+		for r in "" -r; do
+			tree "$m/t5"
+			run --separate-stderr "$QFD" project set $r "$m/t5" qfdp1
+			echo "$name $r: status $status, stdout '$output', stderr:"
+			printf '%s\n' "${stderr_lines[@]}"
+			[ "$status" -eq 1 ]
+			[ -z "$output" ]
+			[ "${#stderr_lines[@]}" -eq 1 ]
+			[[ $stderr == "qfd: $m/t5: cannot set the project: $m "*" has no project ids"*"$todo"* ]]
+			untouched "$m/t5"
+		done
+	done
+}
+
+@test "a project id the kernel refuses (EDQUOT) leaves the inherit flag as it was" {
+	# ext4 sets the flags before it moves the inode's charge, so a
+	# transfer over the project's hard limit used to leave P behind;
+	# as a user: root passes the limit (CAP_SYS_RESOURCE)
+	m=$QFD_SCRATCH/e
+	rm -rf "$m/t6"
+	mkdir "$m/t6"
+	chown qfdu1 "$m/t6"
+	"$QFD" set -q -p "$m" qfdp3 --bhard 1K
+	run --separate-stderr as_user qfdu1 "$QFD" project set "$m/t6" qfdp3
+	"$QFD" set -q -p "$m" qfdp3 --bhard 0
+	echo "status $status, stderr: $stderr"
+	[ "$status" -eq 1 ]
+	[ "${#stderr_lines[@]}" -eq 1 ]
+	[[ $stderr == *"$m/t6: cannot set the project: the project's limits"* ]]
+	untouched "$m/t6"
 }
 
 @test "a tree assigned to a project is held to the project's hard limit" {
