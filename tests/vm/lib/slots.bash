@@ -3,10 +3,10 @@
 # tests/vm-console.test (sourced by each).
 #
 # Each test VM is one TCG thread, so the machine runs as many at once as
-# it has cores (QFD_VM_SLOTS, default nproc): make -j2 check can then run
-# the two one-VM tests (5.10 and 6.12) side by side, while a run of
-# tests/vm/check -j 2 takes both slots and the console test, which loads
-# the host itself, takes them all.  Slot i is a flock on $QFD_VM_LOCK.i.
+# it has cores (QFD_VM_SLOTS, default nproc).  Every VM of tests/vm/check
+# and deb.test's one takes a slot for as long as it runs, so a core never
+# idles while a test VM waits; the console test, which loads the host
+# itself, takes them all.  Slot i is a flock on $QFD_VM_LOCK.i.
 #
 # The gate ($QFD_VM_LOCK itself) makes taking several slots one step: the
 # one run inside it waits only for slots held by runs that already have
