@@ -35,7 +35,8 @@ Build ubifs.ko for Debian 12's 6.1 kernel with the UBIFS quota series
 
 Cache: \$QFD_CACHE/ubifs (default /var/cache/qfd/ubifs): downloaded
 packages, the unpacked headers and source, the build tree, and the result
-\$QFD_CACHE/ubifs/ABI/ubifs.ko (ABI like 6.1.0-57-amd64).
+\$QFD_CACHE/ubifs/ABI/ubifs.ko (ABI like 6.1.0-57-amd64), with the test
+suite's fault injector ubifs_qfail.ko (kernel/ubifs/qfail) beside it.
 
 Needs: apt-get, dpkg, gcc-12, make, libc6-dev, binutils, xz-utils, git,
 libelf1, libssl3 (for the prebuilt kbuild tools) and perl (checkpatch).
@@ -206,9 +207,14 @@ if ((check_only)); then
 fi
 
 # ------------------------------------------------------------ build
-stamp=$(cat "${series[@]}" "${BASH_SOURCE[0]}" | sha256sum | cut -d' ' -f1)
+# The test helper of tests/vm/suites/ubifs-quota.bats (qfail/: a kretprobe
+# that makes quota file writes fail) is built with it, into
+# $top/ubifs_qfail.ko.
+qfail_src=("$HERE"/qfail/Kbuild "$HERE"/qfail/*.c)
+stamp=$(cat "${series[@]}" "${qfail_src[@]}" "${BASH_SOURCE[0]}" | sha256sum | cut -d' ' -f1)
 out=$top/ubifs.ko
-if ((!force)) && [[ -f $out && -f $top/.stamp && $(<"$top/.stamp") == "$stamp" ]]; then
+qfail=$top/ubifs_qfail.ko
+if ((!force)) && [[ -f $out && -f $qfail && -f $top/.stamp && $(<"$top/.stamp") == "$stamp" ]]; then
 	note "up to date"
 	echo "$out"
 	exit 0
@@ -234,7 +240,19 @@ if grep -q 'warning:' "$log"; then
 	grep 'warning:' "$log" >&2
 fi
 
+mkdir -p "$build/qfail"
+cp "${qfail_src[@]}" "$build/qfail/"
+if ! make -C "$hdr" M="$build/qfail" modules >>"$log" 2>&1; then
+	tail -n 30 "$log" >&2
+	die "building the test helper ubifs_qfail.ko failed (full log: $log)"
+fi
+if grep -q 'warning:' "$log"; then
+	grep 'warning:' "$log" >&2
+fi
+
 strip --strip-debug -o "$out.tmp" "$build/fs/ubifs/ubifs.ko"
+strip --strip-debug -o "$qfail.tmp" "$build/qfail/ubifs_qfail.ko"
+mv "$qfail.tmp" "$qfail"
 mv "$out.tmp" "$out"
 echo "$stamp" >"$top/.stamp"
 note "built $(modinfo -F vermagic "$out" 2>/dev/null || echo "$abi")"
