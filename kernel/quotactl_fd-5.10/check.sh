@@ -7,8 +7,9 @@
 # (the host's apt sources are not touched), applies the series in this
 # directory to a fresh copy, runs checkpatch on every patch, compiles the
 # touched objects with the kernel's own build (x86_64 defconfig with x32
-# added, and an i386 configuration without CONFIG_BLOCK), checks the
-# syscall slots in the compiled x86 tables, and regenerates the syscall
+# added, an i386 configuration without CONFIG_BLOCK, and arm64 defconfig
+# with Debian's cross compiler), checks the syscall slots in the compiled
+# x86 and arm64 tables (native and compat), and regenerates the syscall
 # headers and tables of every other architecture to check their numbers.
 #
 # Nothing here boots a patched kernel: see kernel/README.
@@ -17,7 +18,8 @@
 #                 [-j N]
 #
 #   --install-deps  install missing Debian packages with apt-get (as root)
-#   --quick         skip the i386 BLOCK=n build and the other architectures
+#   --quick         skip the i386 BLOCK=n build, arm64 and the other
+#                   architectures
 #   --refresh       ask the archive for a newer linux-source-5.10 now
 #   --offline       use only what is already in the cache
 #   --keep          keep the patched tree and build directories
@@ -52,7 +54,9 @@ REFRESH_DAYS=7
 
 # Debian packages the check needs on a fresh Debian 12 machine.
 DEB_PKGS="build-essential bc bison flex libssl-dev libelf-dev perl patch
-	xz-utils binutils apt debian-archive-keyring"
+	xz-utils binutils apt debian-archive-keyring gcc-aarch64-linux-gnu"
+# arm64's tools, from gcc-aarch64-linux-gnu (and the binutils it brings)
+ARM64_CROSS=aarch64-linux-gnu-
 
 usage() { sed -n '/^# Usage:/,/^# Output:/p' "$0" | sed 's/^# \{0,1\}//'; }
 
@@ -168,7 +172,8 @@ finish() {
 missing_pkgs() {
 	local miss=() c
 	for c in gcc make bc bison flex perl patch xz objdump nm cpp apt-get \
-		dpkg-deb flock; do
+		dpkg-deb flock "${ARM64_CROSS}gcc" "${ARM64_CROSS}objdump" \
+		"${ARM64_CROSS}nm"; do
 		command -v "$c" >/dev/null 2>&1 || miss+=("$c")
 	done
 	[ -f /usr/include/libelf.h ] || miss+=("libelf.h")
@@ -286,9 +291,15 @@ TAR_INCLUDE="Makefile Kbuild Kconfig *Kconfig* scripts include init kernel
 	fs mm lib block crypto security certs usr ipc arch tools/objtool
 	tools/Makefile tools/lib tools/include tools/arch/x86 tools/build
 	tools/scripts"
-TAR_EXCLUDE="--exclude=linux-source-5.10/arch/[!x]*.c
-	--exclude=linux-source-5.10/arch/[!x]*.S
-	--exclude=*.dts --exclude=*.dtsi"
+# C and assembly of x86 and arm64 only (the two architectures compiled):
+# the patterns match across "/", so "arch/[!xa]*.c" is every .c under
+# arch/ but those of x86, xtensa and the a-named ones, named one by one
+TAR_EXCLUDE="--exclude=*.dts --exclude=*.dtsi"
+for a in '[!xa]' alpha/ arc/ arm/ xtensa/; do
+	TAR_EXCLUDE+=" --exclude=linux-source-5.10/arch/$a*.c"
+	TAR_EXCLUDE+=" --exclude=linux-source-5.10/arch/$a*.S"
+done
+unset a
 
 step_unpack() {
 	local ver tarball
@@ -389,13 +400,14 @@ step_build() {
 }
 
 # check_slot OBJ TABLE NR WANT: the pointer in TABLE (a symbol in OBJ) at
-# index NR must be relocated against WANT.
+# index NR must be relocated against WANT.  $CROSS names the binutils of
+# another architecture (the host's read only x86 relocations).
 check_slot() {
 	local obj=$1 table=$2 nr=$3 want=$4 base off got
-	base=$(nm "$obj" | awk -v t="$table" '$3 == t { print $1 }')
+	base=$("${CROSS:-}nm" "$obj" | awk -v t="$table" '$3 == t { print $1 }')
 	[ -n "$base" ] || { echo "$table not in $obj"; return 1; }
 	off=$(printf '%016x' $((0x$base + nr * 8)))
-	got=$(objdump -r -j .rodata "$obj" |
+	got=$("${CROSS:-}objdump" -r -j .rodata "$obj" |
 		awk -v o="$off" '($1 "") == (o "") { print $3 }')
 	echo "$(basename "$obj") ${table}[$nr] -> ${got:-nothing}"
 	[ "$got" = "$want" ]
@@ -464,6 +476,42 @@ step_build_noblock() {
 	nm "$OUT_NOBLK/fs/quota/quota.o" | grep ' T __ia32_sys_quotactl_fd$' ||
 		{ echo "no quotactl_fd in the BLOCK=n quota.o"; return 1; }
 	echo "INFO: i386, CONFIG_BLOCK=n: fs/quota/quota.o builds without warnings and defines __ia32_sys_quotactl_fd"
+}
+
+# arm64 compiled for real, with Debian's cross compiler: the generated
+# headers and the preprocessor checks below say what the numbers are, this
+# says what the kernel's own build makes of them.  defconfig has COMPAT,
+# so both tables (sys.c's from asm-generic/unistd.h, sys32.c's from
+# asm/unistd32.h) are built.
+ARM64_OBJS="fs/quota/quota.o kernel/sys_ni.o arch/arm64/kernel/sys.o
+	arch/arm64/kernel/sys32.o"
+
+step_build_arm64() {
+	local blog=$WORK/build-arm64.log rc c err=0
+	local -a mk=(make O="$OUT_ARM64" ARCH=arm64 CROSS_COMPILE="$ARM64_CROSS")
+	cd "$SRC" || return 1
+	"${mk[@]}" -s defconfig || return 1
+	for c in QUOTACTL COMPAT BLOCK; do
+		grep -q "^CONFIG_$c=y" "$OUT_ARM64/.config" ||
+			{ echo "arm64 defconfig: CONFIG_$c is not set"; return 1; }
+	done
+	# shellcheck disable=SC2086
+	"${mk[@]}" -j"$JOBS" $ARM64_OBJS >"$blog" 2>&1
+	rc=$?
+	cat "$blog"
+	[ $rc -eq 0 ] || return 1
+	no_warnings "$blog" || return 1
+	local k=$OUT_ARM64/arch/arm64/kernel
+	CROSS=$ARM64_CROSS check_slot "$k/sys.o" sys_call_table 442 __arm64_sys_ni_syscall || err=1
+	CROSS=$ARM64_CROSS check_slot "$k/sys.o" sys_call_table 443 __arm64_sys_quotactl_fd || err=1
+	CROSS=$ARM64_CROSS check_slot "$k/sys.o" sys_call_table 60 __arm64_sys_quotactl || err=1
+	CROSS=$ARM64_CROSS check_slot "$k/sys32.o" compat_sys_call_table 442 __arm64_sys_ni_syscall || err=1
+	CROSS=$ARM64_CROSS check_slot "$k/sys32.o" compat_sys_call_table 443 __arm64_sys_quotactl_fd || err=1
+	"${ARM64_CROSS}nm" "$OUT_ARM64/fs/quota/quota.o" | grep -E ' T __arm64_sys_quotactl_fd$' ||
+		{ echo "arm64 quota.o does not define __arm64_sys_quotactl_fd"; err=1; }
+	[ $err -eq 0 ] &&
+		echo "INFO: arm64 defconfig ($("${ARM64_CROSS}gcc" -dumpfullversion)): native and compat tables 443 -> quotactl_fd, 442 empty, no warnings"
+	return $err
 }
 
 # uapi_nr ARCH CPPFLAGS...: value of __NR_quotactl_fd as userspace sees it
@@ -629,6 +677,7 @@ LOGS=$RUN/logs
 SRC=$WORK/linux-source-5.10
 OUT=$WORK/out-defconfig
 OUT_NOBLK=$WORK/out-noblock
+OUT_ARM64=$WORK/out-arm64
 mkdir -p "$LOGS" || exit 1
 trap '[ $KEEP -eq 1 ] || rm -rf "$WORK"; exit 130' INT TERM
 # Forget the logs of runs more than two days old.
@@ -663,11 +712,14 @@ else
 fi
 if [ $QUICK -eq 1 ]; then
 	quick_skip "i386 tinyconfig, CONFIG_BLOCK=n: fs/quota/quota.o builds"
+	quick_skip "arm64 defconfig, cross-compiled: native and compat tables"
 	quick_skip "other architectures: syscall numbers and table slots"
 	finish
 fi
 run_step "i386 tinyconfig, CONFIG_BLOCK=n: fs/quota/quota.o builds" \
 	step_build_noblock
+run_step "arm64 defconfig, cross-compiled: native and compat tables" \
+	step_build_arm64
 run_step "other architectures: syscall numbers and table slots" \
 	step_other_arches
 finish
