@@ -56,15 +56,15 @@ enum {
 };
 
 static const struct qfd_col project_cols[PCOL_NCOLS] = {
-	[PCOL_PATH] = { "PATH", 0.5, 0, QFD_K_STR, QFD_DFLT_ALL,
+	[PCOL_PATH] = { "PATH", SCOLS_FL_TRUNC, QFD_K_STR, QFD_DFLT_ALL,
 			"the file or directory" },
-	[PCOL_ID] = { "ID", 0.1, SCOLS_FL_RIGHT, QFD_K_COUNT, QFD_DFLT_ALL,
+	[PCOL_ID] = { "ID", SCOLS_FL_RIGHT, QFD_K_COUNT, QFD_DFLT_ALL,
 		      "project id (0: none)" },
-	[PCOL_PROJECT] = { "PROJECT", 0.2, 0, QFD_K_STR, QFD_DFLT_ALL,
+	[PCOL_PROJECT] = { "PROJECT", SCOLS_FL_TRUNC, QFD_K_STR, QFD_DFLT_ALL,
 			   "project name from /etc/projid (empty when it has none)" },
-	[PCOL_INHERIT] = { "INHERIT", 0.1, 0, QFD_K_BOOL, QFD_DFLT_ALL,
+	[PCOL_INHERIT] = { "INHERIT", 0, QFD_K_BOOL, QFD_DFLT_ALL,
 			   "new files and directories in it get its project id" },
-	[PCOL_TYPE] = { "TYPE", 0.1, 0, QFD_K_STR, QFD_DFLT_NO,
+	[PCOL_TYPE] = { "TYPE", 0, QFD_K_STR, QFD_DFLT_NO,
 			"file or directory" },
 };
 

@@ -27,23 +27,23 @@ enum {
 };
 
 static const struct qfd_col state_cols[SCOL_NCOLS] = {
-	[SCOL_TARGET] = { "TARGET", 0.3, 0, QFD_K_STR, QFD_DFLT_ALL,
+	[SCOL_TARGET] = { "TARGET", SCOLS_FL_TRUNC, QFD_K_STR, QFD_DFLT_ALL,
 			  "mount point of the filesystem" },
-	[SCOL_FSTYPE] = { "FSTYPE", 0.1, 0, QFD_K_STR, QFD_DFLT_ALL,
+	[SCOL_FSTYPE] = { "FSTYPE", 0, QFD_K_STR, QFD_DFLT_ALL,
 			  "filesystem type" },
-	[SCOL_TYPE] = { "TYPE", 0.1, 0, QFD_K_STR, QFD_DFLT_ALL,
+	[SCOL_TYPE] = { "TYPE", 0, QFD_K_STR, QFD_DFLT_ALL,
 			"quota type: user, group or project" },
-	[SCOL_ACCOUNTING] = { "ACCOUNTING", 0.1, 0, QFD_K_BOOL, QFD_DFLT_ALL,
+	[SCOL_ACCOUNTING] = { "ACCOUNTING", 0, QFD_K_BOOL, QFD_DFLT_ALL,
 			      "usage is counted" },
-	[SCOL_ENFORCING] = { "ENFORCING", 0.1, 0, QFD_K_BOOL, QFD_DFLT_ALL,
+	[SCOL_ENFORCING] = { "ENFORCING", 0, QFD_K_BOOL, QFD_DFLT_ALL,
 			     "limits are enforced" },
-	[SCOL_FORMAT] = { "FORMAT", 0.1, 0, QFD_K_STR, QFD_DFLT_ALL,
+	[SCOL_FORMAT] = { "FORMAT", 0, QFD_K_STR, QFD_DFLT_ALL,
 			  "quota format (vfsv0, vfsv1; the filesystem's own for XFS)" },
-	[SCOL_SPACE_GRACE] = { "SPACE-GRACE", 0.1, SCOLS_FL_RIGHT, QFD_K_DURATION,
+	[SCOL_SPACE_GRACE] = { "SPACE-GRACE", SCOLS_FL_RIGHT, QFD_K_DURATION,
 			       QFD_DFLT_ALL, "grace period over the space soft limit" },
-	[SCOL_FILES_GRACE] = { "FILES-GRACE", 0.1, SCOLS_FL_RIGHT, QFD_K_DURATION,
+	[SCOL_FILES_GRACE] = { "FILES-GRACE", SCOLS_FL_RIGHT, QFD_K_DURATION,
 			       QFD_DFLT_ALL, "grace period over the files soft limit" },
-	[SCOL_SOURCE] = { "SOURCE", 0.2, 0, QFD_K_STR, QFD_DFLT_NO,
+	[SCOL_SOURCE] = { "SOURCE", SCOLS_FL_TRUNC, QFD_K_STR, QFD_DFLT_NO,
 			  "the mounted device or source" },
 };
 

@@ -2,6 +2,7 @@
 /*
  * Column tables through libsmartcols, as lsblk(8) and findmnt(8) print them.
  */
+#include <ctype.h>
 #include <err.h>
 #include <errno.h>
 #include <inttypes.h>
@@ -10,6 +11,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <wchar.h>
+#include <wctype.h>
 #include <libsmartcols.h>
 
 #include "output.h"
@@ -23,8 +26,10 @@
  * Machine formats are written row by row as they come, so a report of a
  * million ids needs no more memory than one of ten.  A table for people
  * must know its column widths first: its rows are kept as typed values (a
- * few bytes a cell, not libsmartcols' formatted cells) and handed to
- * libsmartcols in chunks, with the widths fixed over all of them.
+ * few bytes a cell, not libsmartcols' formatted cells), measured in screen
+ * cells, and handed to libsmartcols in chunks with those widths fixed
+ * (add_columns), so that a 100,000-row report never holds 100,000 rows of
+ * libsmartcols cells and still lines up from the first row to the last.
  */
 struct qfd_out {
 	const char *name;
@@ -371,52 +376,103 @@ int qfd_out_add(struct qfd_out *out, const struct qfd_val *vals)
 	return 0;
 }
 
-/* The widest cell of each column, over every row and the heading. */
+/*
+ * The cells s takes on screen once libsmartcols has printed it.  Its own
+ * count (mbs_safe_width) is not exported, so this follows it: wcwidth()
+ * of a printable character; 4 cells ("\\xHH") for each byte of a control,
+ * unprintable or invalid sequence and for a backslash that starts "\\x",
+ * which libsmartcols encodes that way.  A byte count would make "ü" two
+ * cells and "名" three.
+ */
+static size_t cell_width(const char *s)
+{
+	mbstate_t st;
+	size_t w = 0;
+
+	memset(&st, 0, sizeof(st));
+	while (*s) {
+		size_t len;
+		wchar_t wc;
+		int x;
+
+		if ((s[0] == '\\' && s[1] == 'x') || iscntrl((unsigned char)*s)) {
+			w += 4;
+			s++;
+			continue;
+		}
+		len = mbrtowc(&wc, s, MB_CUR_MAX, &st);
+		if (len == (size_t)-1 || len == (size_t)-2) {
+			w += isprint((unsigned char)*s) ? 1 : 4;
+			memset(&st, 0, sizeof(st));
+			s++;
+			continue;
+		}
+		x = iswprint(wc) ? wcwidth(wc) : -1;
+		w += x < 0 ? 4 * len : (size_t)x;
+		s += len;
+	}
+	return w;
+}
+
+/*
+ * The widest cell of each column in cells, over every row and the heading
+ * (libsmartcols never makes a column narrower than its heading, even with
+ * -n).
+ */
 static void measure(struct qfd_out *out, size_t *width)
 {
 	size_t i, r;
 
 	for (i = 0; i < out->nshown; i++)
-		width[i] = out->o.noheadings ? 1 : strlen(out->cols[out->shown[i]].name);
+		width[i] = cell_width(out->cols[out->shown[i]].name);
 	for (r = 0; r < out->nrows; r++) {
 		for (i = 0; i < out->nshown; i++) {
 			char *s = format_val(out, &out->cols[out->shown[i]],
 					     &out->rows[r * out->stride + i]);
 
-			if (s && strlen(s) > width[i])
-				width[i] = strlen(s);
+			if (s && cell_width(s) > width[i])
+				width[i] = cell_width(s);
 			free(s);
 		}
 	}
 }
 
 /*
- * A cell padded to its column's width over the whole table, so that every
- * chunk libsmartcols lays out gets the same widths.  The last column needs
- * no padding and gets none, to leave no trailing blanks.
+ * Every chunk must get the widths of the whole table: each is a separate
+ * scols_print_table() that measures only its own rows.  libsmartcols
+ * (calculate.c) takes a width hint of 1 or more as a floor in cells, but
+ * a column whose cells are all narrower than its heading gets the
+ * heading's width instead of the hint unless it is STRICTWIDTH; a column
+ * as wide as its heading gets that width anyway.  On a terminal too
+ * narrow, libsmartcols cuts the TRUNC columns (names, paths) a cell at a
+ * time down to their headings' widths; from the same widths in every
+ * chunk it cuts the same.  Numbers are never cut: with no relative hint
+ * (below 1) no other column is shrunk, a row too wide wraps whole.
  */
-static char *padded(char *s, size_t width, bool right, bool last)
+static int add_columns(struct libscols_table *tb, const struct qfd_out *out,
+		       const size_t *width)
 {
-	size_t len = s ? strlen(s) : 0;
-	char *p;
+	size_t i;
 
-	if (last || len >= width)
-		return s;
-	p = malloc(width + 1);
-	if (p) {
-		memset(p, ' ', width);
-		memcpy(p + (right ? width - len : 0), s ? s : "", len);
-		p[width] = '\0';
+	for (i = 0; i < out->nshown; i++) {
+		const struct qfd_col *c = &out->cols[out->shown[i]];
+		int flags = c->flags;
+		struct libscols_column *cl;
+
+		if (width[i] > cell_width(c->name))
+			flags |= SCOLS_FL_STRICTWIDTH;
+		cl = scols_table_new_column(tb, c->name, (double)width[i], flags);
+		if (!cl)
+			return -ENOMEM;
 	}
-	free(s);
-	return p;
+	return 0;
 }
 
 static int print_table(struct qfd_out *out)
 {
 	struct libscols_table *tb = scols_new_table();
 	size_t width[MAX_COLS], i, r;
-	int rc = 0;
+	int rc;
 
 	if (!tb)
 		return -ENOMEM;
@@ -430,14 +486,7 @@ static int print_table(struct qfd_out *out)
 		scols_table_set_termforce(tb, SCOLS_TERMFORCE_NEVER);
 	scols_table_enable_noheadings(tb, out->o.noheadings);
 	measure(out, width);
-	for (i = 0; i < out->nshown; i++) {
-		const struct qfd_col *c = &out->cols[out->shown[i]];
-
-		if (!scols_table_new_column(tb, c->name, c->whint, c->flags)) {
-			rc = -ENOMEM;
-			goto out;
-		}
-	}
+	rc = add_columns(tb, out, width);
 	for (r = 0; r < out->nrows && !rc; r++) {
 		struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
@@ -445,8 +494,6 @@ static int print_table(struct qfd_out *out)
 			const struct qfd_col *c = &out->cols[out->shown[i]];
 			char *s = format_val(out, c, &out->rows[r * out->stride + i]);
 
-			s = padded(s, width[i], c->flags & SCOLS_FL_RIGHT,
-				   i + 1 == out->nshown);
 			if (s && scols_line_refer_data(ln, i, s)) {
 				free(s);
 				ln = NULL;
@@ -462,7 +509,6 @@ static int print_table(struct qfd_out *out)
 			scols_table_enable_noheadings(tb, 1);
 		}
 	}
-out:
 	scols_unref_table(tb);
 	return rc;
 }

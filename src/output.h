@@ -26,8 +26,7 @@ enum qfd_kind {
 
 struct qfd_col {
 	const char *name;	/* heading; lower-cased it is the JSON key */
-	double whint;		/* width hint, as libsmartcols takes it */
-	int flags;		/* SCOLS_FL_* */
+	int flags;		/* SCOLS_FL_*: RIGHT, TRUNC (cut to fit a terminal) */
 	enum qfd_kind kind;
 	unsigned char dflt;	/* QFD_DFLT_*: shown when -o is not given */
 	const char *help;	/* for -H */

@@ -1,11 +1,13 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-weight: 35
+# vm-weight: 95
 #
 # 'qfd report' for programs, on ext4 and XFS: names that need quoting or
 # escaping (a group named with a comma, spaces and double quotes) in CSV,
 # JSON (checked by two JSON parsers) and raw output; --over and its exit
-# status; --sort; -o and +LIST; several filesystems in one stream.
+# status; --sort; -o and +LIST; several filesystems in one stream; the
+# table for people past libsmartcols' 1024-row chunks, with multibyte and
+# hex-escaped names, on a wide and a narrow pseudo-terminal.
 #
 # Run: tests/vm/check tests/vm/suites/report-formats.bats
 
@@ -173,4 +175,107 @@ MNTS=("$QFD_SCRATCH/rf-e" "$QFD_SCRATCH/rf-x")
 		run "$QFD" report -g --over hard -n "$m" /proc
 		[ "$status" -eq 1 ] || { echo "$m: $status $output"; false; }
 	done
+}
+
+# The table for people on a terminal.  output.c hands libsmartcols 1024
+# rows at a time; these 1600 users (appended to the guest's throw-away
+# passwd) have names that take fewer cells than bytes: "ü" is 2 bytes and
+# 1 cell, "名" 3 bytes and 2 cells.  The widest name comes only after row
+# 1024, and a narrow terminal cuts it.
+MB_USERS=1600
+MB_LONG='ü名-a-rather-long-name-that-must-be-cut'
+mb_fs() {
+	MB_M=$QFD_SCRATCH/rf-w
+	[ -e "$QFD_SCRATCH/.fs/rf-w" ] && return 0
+	fs_ext4 rf-w >/dev/null
+	"$QFD" on "$MB_M"
+	grep -q '^ü名0000:' /etc/passwd || awk -v n="$MB_USERS" 'BEGIN {
+		for (i = 0; i < n; i++)
+			printf "ü名%04d:x:%d:%d::/:/bin/false\n", i, 20000 + i, 20000 + i
+	}' >>/etc/passwd
+	grep -qF "$MB_LONG:" /etc/passwd ||
+		echo "$MB_LONG:x:21999:21999::/:/bin/false" >>/etc/passwd
+	{ seq 20000 $((20000 + MB_USERS - 1)); echo 21999; } |
+		awk '{ print "#" $1 " 1M 2M - -" }' | "$QFD" set -q "$MB_M" --batch -
+}
+
+# run_pty LOCALE COLS CMD...: CMD in LOCALE with its stdout on a pseudo-
+# terminal COLS wide.  The VM's LANG is C.UTF-8 (tests/vm/run), but say so:
+# C.UTF-8 is built into glibc, no locales package needed.
+run_pty() {
+	local loc=$1 cols=$2
+	shift 2
+	# -e: CMD's exit status; the terminal's CRs go before bats reads lines
+	run bash -o pipefail -c 'script -qec "$1" /dev/null | tr -d "\r"' _ \
+		"stty cols $cols rows 50; LC_ALL=$loc COLUMNS=$cols $*"
+}
+
+# Reads a table (title line first) and checks, in display cells, that
+# every line has the same width (at most $1, when given) and that the
+# second column ends at the same cell everywhere (-1: a line of one field,
+# a wrapped row); prints what differs.
+mb_aligned() {
+	python3 -c '
+import sys, unicodedata
+def w(s):
+	return sum(0 if unicodedata.combining(c) else
+		   2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in s)
+rows = sys.stdin.read().split("\n")[1:]
+rows = [r for r in rows if r]
+limit = int(sys.argv[1]) if len(sys.argv) > 1 else 0
+widths, ends = {}, {}
+for n, r in enumerate(rows):
+	widths.setdefault(w(r), n)
+	f = r.split()
+	end = w(r[:r.index(f[1], len(f[0])) + len(f[1])]) if len(f) > 1 else -1
+	ends.setdefault(end, n)
+bad = len(widths) > 1 or len(ends) > 1 or (limit and max(widths) > limit)
+if bad or len(rows) < 1500:
+	print("%d rows; widths %s; ID ends at %s" % (len(rows), widths, ends))
+	for n in sorted(set(widths.values()) | set(ends.values()) | {1, 1500}):
+		if n < len(rows):
+			print("%5d |%s|" % (n, rows[n]))
+	sys.exit(1)
+' "$@"
+}
+
+# A last column that always has a value: libsmartcols never pads the last
+# column, so with the default last one (FILES-GRACE, empty here) every row
+# would end before the heading does
+MB_COLS=NAME,ID,STATUS,SPACE,SPACE-HARD
+
+@test "table on a terminal: 1600 multibyte names line up past row 1024" {
+	mb_fs
+	run_pty C.UTF-8 250 "$QFD" report -u -o "$MB_COLS" "$MB_M"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	mb_aligned <<<"$output"
+	# title, heading, root, the users, the long name
+	[ "${#lines[@]}" -eq $((1 + 1 + 1 + MB_USERS + 1)) ] || { echo "${#lines[@]} lines"; false; }
+	printf '%s\n' "${lines[@]}" | grep -q "^$MB_LONG  *21999 "
+}
+
+# libsmartcols prints every byte of a name that is not printable in the
+# locale as \xHH, 4 cells; qfd must count them so too
+@test "table on a terminal in the C locale: hex-escaped names line up past row 1024" {
+	mb_fs
+	run_pty C 250 "$QFD" report -u -o "$MB_COLS" "$MB_M"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	mb_aligned <<<"$output"
+	printf '%s\n' "${lines[@]}" | grep -qF '\xc3\xbc\xe5\x90\x8d1599 '
+}
+
+@test "table on a narrow terminal: names cut to fit, numbers whole; piped: nothing cut" {
+	mb_fs
+	run_pty C.UTF-8 40 "$QFD" report -u -o NAME,ID,SPACE-HARD "$MB_M"
+	[ "$status" -eq 0 ] || { echo "$output"; false; }
+	mb_aligned 40 <<<"$output"
+	printf '%s\n' "${lines[@]}" | grep -q ' 21999 *2M$' || { echo "$output" | tail; false; }
+	printf '%s\n' "${lines[@]}" | grep -q '^ü名1599 *21599 *2M$'
+	if printf '%s\n' "${lines[@]}" | grep -qF "$MB_LONG"; then
+		echo "not cut: $MB_LONG"
+		false
+	fi
+	LC_ALL=C.UTF-8 COLUMNS=40 run "$QFD" report -u -o NAME,ID,SPACE-HARD "$MB_M"
+	printf '%s\n' "${lines[@]}" | grep -q "^$MB_LONG 21999 *2M\$" || { echo "$output" | tail; false; }
+	mb_aligned <<<"$output"
 }
