@@ -6,6 +6,12 @@
 #   tests/vm/check --ubifs-ko "$(kernel/ubifs/build.sh -q)" \
 #       tests/vm/suites/ubifs-quota.bats
 #
+# and the same on Debian 13's kernel (kernel/ubifs/patches-6.12):
+#
+#   tests/vm/check --kernel 6.12 \
+#       --ubifs-ko "$(kernel/ubifs/build.sh --kernel 6.12 -q)" \
+#       tests/vm/suites/ubifs-quota.bats
+#
 # With the stock module every test that needs quota skips itself; the test
 # that UBIFS without quota options behaves as stock runs with either.
 #
