@@ -44,7 +44,7 @@ packages, the unpacked headers and source, the build tree, and the result
 
 Needs: apt-get, dpkg, gcc-12, make, libc6-dev, binutils, xz-utils, git,
 libelf1, libssl3 (for the prebuilt kbuild tools) and perl (checkpatch).
-For 6.12 also libelf-dev, bison and flex when Debian 13's prebuilt objtool
+For 6.12 also libelf-dev when Debian 13's prebuilt objtool
 and modpost need a newer glibc than the host's (they are then rebuilt from
 the source); gcc-14 is used if present, gcc-12 otherwise.
 Exit status: 0 on success, 1 on any failure, 2 on usage errors.
