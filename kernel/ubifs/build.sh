@@ -1,6 +1,7 @@
 #!/bin/bash
 # kernel/ubifs/build.sh: build Debian 12's UBIFS module with the quota patch
 # series in kernel/ubifs/patches, out of tree, against Debian's own headers.
+# With --kernel 6.12: Debian 13's, with kernel/ubifs/patches-6.12.
 #
 # It fetches (apt-get download, never installs) linux-source-6.1 and the
 # headers of the matching linux-image-amd64, unpacks them under the cache,
@@ -19,11 +20,15 @@ CACHE=${QFD_CACHE:-/var/cache/qfd}/ubifs
 
 usage() {
 	cat <<EOF
-Usage: $ME [--check] [--version DEBVER] [--force] [-q]
+Usage: $ME [--kernel 6.1|6.12] [--check] [--version DEBVER] [--force] [-q]
 
 Build ubifs.ko for Debian 12's 6.1 kernel with the UBIFS quota series
 ($PATCHES/*.patch) applied, and print the path of the module.
 
+  --kernel 6.12     build for Debian 13's 6.12 kernel instead, with the
+                    series in $HERE/patches-6.12 (packages from trixie,
+                    through a private apt configuration in
+                    \$QFD_CACHE/apt-trixie; the host's apt is untouched)
   --check           only check that the series applies to the pristine
                     fs/ubifs and that checkpatch finds no errors; build
                     nothing
@@ -40,6 +45,9 @@ suite's fault injector ubifs_qfail.ko (kernel/ubifs/qfail) beside it.
 
 Needs: apt-get, dpkg, gcc-12, make, libc6-dev, binutils, xz-utils, git,
 libelf1, libssl3 (for the prebuilt kbuild tools) and perl (checkpatch).
+For 6.12 also libelf-dev when Debian 13's prebuilt objtool
+and modpost need a newer glibc than the host's (they are then rebuilt from
+the source); gcc-14 is used if present, gcc-12 otherwise.
 Exit status: 0 on success, 1 on any failure, 2 on usage errors.
 EOF
 }
@@ -59,8 +67,11 @@ check_only=0
 force=0
 quiet=0
 debver=
+kernel=6.1
 while (($#)); do
 	case $1 in
+	--kernel) kernel=${2:?--kernel needs a value}; shift 2 ;;
+	--kernel=*) kernel=${1#*=}; shift ;;
 	--check) check_only=1; shift ;;
 	--force) force=1; shift ;;
 	--version) debver=${2:?--version needs a value}; shift 2 ;;
@@ -70,6 +81,12 @@ while (($#)); do
 	*) echo "$ME: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
+
+case $kernel in
+6.1) ;;
+6.12) PATCHES=$HERE/patches-6.12 ;;
+*) echo "$ME: --kernel: 6.1 or 6.12, not '$kernel'" >&2; exit 2 ;;
+esac
 
 # Tools, and the Debian packages that bring them
 need=(apt-get:apt dpkg:dpkg git:git xz:xz-utils flock:util-linux)
@@ -90,28 +107,59 @@ shopt -u nullglob
 ((${#series[@]})) || die "no patches in $PATCHES"
 
 # ------------------------------------------------------------ versions
+# 6.12 comes from Debian 13 (trixie): apt is pointed at a private
+# configuration (sources, lists and cache under $QFD_CACHE/apt-trixie, the
+# one tests/vm/run uses for the VM's kernel), never at the host's.
+declare -a apt_opts=()
+if [[ $kernel == 6.12 ]]; then
+	aptdir=${QFD_CACHE:-/var/cache/qfd}/apt-trixie
+	mkdir -p "$aptdir"/lists/partial "$aptdir"/cache/archives/partial "$aptdir"/empty.d
+	if [[ ! -f $aptdir/sources.list ]]; then
+		cat >"$aptdir/sources.list" <<-EOF
+			deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main
+			deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security trixie-security main
+		EOF
+	fi
+	apt_opts=(
+		-o "Dir::Etc::sourcelist=$aptdir/sources.list"
+		-o "Dir::Etc::sourceparts=$aptdir/empty.d"
+		-o "Dir::State::Lists=$aptdir/lists"
+		-o "Dir::Cache=$aptdir/cache"
+		-o "Dir::Etc::preferencesparts=$aptdir/empty.d"
+	)
+fi
+
 # linux-image-amd64 (a metapackage) names the ABI in its dependency:
 # linux-image-6.1.0-57-amd64 is version 6.1.192-3. linux-source-6.1 of the
 # same Debian version is the source of that very kernel.
 candidate() {
-	apt-cache policy "$1" 2>/dev/null | awk '$1 == "Candidate:" { print $2 }'
+	apt-cache "${apt_opts[@]}" policy "$1" 2>/dev/null | awk '$1 == "Candidate:" { print $2 }'
 }
 
 if [[ -z $debver ]]; then
 	debver=$(candidate linux-image-amd64)
 	if [[ -z $debver || $debver == "(none)" ]]; then
 		note "running apt-get update to find linux-image-amd64"
-		apt-get update -qq >/dev/null || die "apt-get update failed"
+		apt-get "${apt_opts[@]}" update -qq >/dev/null || die "apt-get update failed"
 		debver=$(candidate linux-image-amd64)
 	fi
 	[[ -n $debver && $debver != "(none)" ]] || die "apt knows no linux-image-amd64"
 fi
 
-abi=$(apt-cache show "linux-image-amd64=$debver" 2>/dev/null |
+abi=$(apt-cache "${apt_opts[@]}" show "linux-image-amd64=$debver" 2>/dev/null |
 	sed -n 's/^Depends:.*linux-image-\([0-9][^ ,]*-amd64\).*/\1/p' | head -n 1)
 [[ -n $abi ]] || die "cannot tell the kernel ABI of linux-image-amd64 $debver"
-series_ver=${abi%%.0-*}            # 6.1
-[[ $series_ver == 6.1 ]] || die "this series is for 6.1, not $abi"
+if [[ $kernel == 6.12 ]]; then
+	# Debian 13 names the ABI after the upstream version:
+	# 6.12.118+deb13-amd64, and its kbuild package after the ABI.
+	series_ver=6.12
+	[[ $abi == 6.12.* ]] || die "this series is for 6.12, not $abi"
+	kbuild_pkg=linux-kbuild-${abi%-amd64}
+else
+	series_ver=${abi%%.0-*}            # 6.1
+	[[ $series_ver == 6.1 ]] || die "this series is for 6.1, not $abi"
+	kbuild_pkg=linux-kbuild-$series_ver
+fi
 
 top=$CACHE/$abi
 debs=$CACHE/debs
@@ -130,7 +178,7 @@ fetch() {
 		return
 	fi
 	note "downloading $pkg $ver"
-	(cd "$debs" && apt-get download -q "$pkg=$ver" >/dev/null 2>&1) ||
+	(cd "$debs" && apt-get "${apt_opts[@]}" download -q "$pkg=$ver" >/dev/null 2>&1) ||
 		die "apt-get download $pkg=$ver failed"
 	# shellcheck disable=SC2086
 	set -- $f
@@ -140,14 +188,15 @@ fetch() {
 
 # ------------------------------------------------------------ unpack
 # Headers: linux-headers-ABI (config, Module.symvers), its -common package
-# (include/, arch/) and linux-kbuild-6.1 (scripts/, prebuilt host tools),
-# unpacked side by side so that their relative symlinks resolve.
+# (include/, arch/) and linux-kbuild-6.1 (scripts/, prebuilt host tools;
+# for 6.12 linux-kbuild-ABI), unpacked side by side so that their relative
+# symlinks resolve.
 hdr=$top/root/usr/src/linux-headers-$abi
 if [[ ! -f $top/root/.done ]]; then
 	rm -rf "$top/root"
 	mkdir -p "$top/root"
 	for p in "linux-headers-$abi" "linux-headers-${abi%-amd64}-common" \
-		"linux-kbuild-$series_ver"; do
+		"$kbuild_pkg"; do
 		dpkg -x "$(fetch "$p" "$debver")" "$top/root"
 	done
 	# The headers' Makefile includes the -common one by absolute path.
@@ -169,6 +218,17 @@ if [[ ! -f $src/.done ]]; then
 		"linux-source-$series_ver/scripts/checkpatch.pl" \
 		"linux-source-$series_ver/scripts/spelling.txt" \
 		"linux-source-$series_ver/scripts/const_structs.checkpatch"
+	if [[ $kernel == 6.12 ]]; then
+		# What rebuilding objtool and modpost takes (see host_tools)
+		tar -C "$src" --strip-components=1 -xJf \
+			"$top/srcdeb/usr/src/linux-source-$series_ver.tar.xz" \
+			"linux-source-$series_ver/tools" \
+			"linux-source-$series_ver/scripts" \
+			"linux-source-$series_ver/include" \
+			"linux-source-$series_ver/arch/x86/include" \
+			"linux-source-$series_ver/arch/x86/lib" \
+			"linux-source-$series_ver/arch/x86/tools"
+	fi
 	rm -rf "$top/srcdeb"
 	touch "$src/.done"
 fi
@@ -220,6 +280,77 @@ if ((!force)) && [[ -f $out && -f $qfail && -f $top/.stamp && $(<"$top/.stamp") 
 	exit 0
 fi
 
+# ------------------------------------------------------------ 6.12 on 12
+# Debian 13's headers name gcc-14 and its prebuilt host tools are linked
+# against its glibc. On Debian 12 (gcc-12, glibc 2.36) modpost and objtool
+# do not run ("GLIBC_2.38 not found"): they are rebuilt from the source of
+# the same kernel into the unpacked kbuild tree (a copy under the cache),
+# once. gcc-12 lacks -fmin-function-alignment, so kbuild is told the
+# compiler has none and uses -falign-functions=16 instead, as it does for
+# every compiler without that option; no BTF is generated for the module
+# (pahole would be needed, and only BPF programs reading ubifs types use it).
+declare -a kbuild_args=()
+
+# runs_here TOOL: the prebuilt TOOL runs with the host's C library
+runs_here() {
+	local out
+	out=$("$1" --help 2>&1 </dev/null || true)
+	[[ $out != *"version \`GLIBC_"* ]]
+}
+
+host_tools() {
+	local kb=$top/root/usr/lib/$kbuild_pkg mp=$top/hosttools/modpost
+	local hlog=$top/hosttools.log
+	if ! runs_here "$kb/tools/objtool/objtool.real-x86"; then
+		note "rebuilding objtool for this host"
+		[[ -f /usr/include/libelf.h ]] || die "objtool needs libelf-dev"
+		make -C "$src/tools/objtool" CC=gcc-12 HOSTCC=gcc-12 -j"$(nproc)" \
+			>"$hlog" 2>&1 || die "building objtool failed (log: $hlog)"
+		cp "$src/tools/objtool/objtool" "$kb/tools/objtool/objtool.real-x86"
+	fi
+	if ! runs_here "$kb/scripts/mod/modpost.real-lsb-64"; then
+		# modpost needs two generated headers: the ELF class of the
+		# kernel's objects and the offsets of the device id tables, which
+		# kbuild computes from the kernel's own headers and config.
+		note "rebuilding modpost for this host"
+		rm -rf "$mp"
+		mkdir -p "$mp"
+		cp "$src"/scripts/mod/*.[ch] "$mp/"
+		echo 'obj-m := devicetable-offsets.o empty.o' >"$mp/Kbuild"
+		make -C "$hdr" M="$mp" "${kbuild_args[@]}" \
+			devicetable-offsets.s empty.o >"$hlog" 2>&1 ||
+			die "building modpost's headers failed (log: $hlog)"
+		(
+			cd "$mp"
+			gcc-12 -O2 -o mk_elfconfig mk_elfconfig.c
+			./mk_elfconfig <empty.o >elfconfig.h
+			{
+				echo "#ifndef __DEVICETABLE_OFFSETS_H__"
+				echo "#define __DEVICETABLE_OFFSETS_H__"
+				# scripts/Makefile.lib's sed-offsets
+				sed -ne 's:^[[:space:]]*\.ascii[[:space:]]*"\(.*\)".*:\1:
+					/^->/{s:->#\(.*\):/* \1 */:
+					s:^->\([^ ]*\) [\$#]*\([^ ]*\) \(.*\):#define \1 \2 /* \3 */:
+					s:->::; p;}' <devicetable-offsets.s
+				echo "#endif"
+			} >devicetable-offsets.h
+			gcc-12 -O2 -I"$src/scripts/include" -I. -o modpost \
+				modpost.c file2alias.c sumversion.c symsearch.c
+		) >>"$hlog" 2>&1 || die "building modpost failed (log: $hlog)"
+		cp "$mp/modpost" "$kb/scripts/mod/modpost.real-lsb-64"
+	fi
+}
+
+if [[ $kernel == 6.12 ]]; then
+	if command -v gcc-14 >/dev/null; then
+		kbuild_args=(CC=gcc-14)
+	else
+		kbuild_args=(CC=gcc-12 CONFIG_CC_HAS_MIN_FUNCTION_ALIGNMENT=)
+	fi
+	kbuild_args+=(CONFIG_DEBUG_INFO_BTF_MODULES=)
+	host_tools
+fi
+
 apply_check
 build=$top/build
 rm -rf "$build"
@@ -229,7 +360,7 @@ cp -a "$src/fs" "$build/"
 
 note "building ubifs.ko against linux-headers-$abi"
 log=$top/build.log
-if ! make -C "$hdr" M="$build/fs/ubifs" -j"$(nproc)" \
+if ! make -C "$hdr" M="$build/fs/ubifs" -j"$(nproc)" "${kbuild_args[@]}" \
 	CONFIG_UBIFS_FS=m CONFIG_UBIFS_FS_XATTR=y CONFIG_UBIFS_FS_SECURITY=y \
 	CONFIG_UBIFS_FS_LZO=y CONFIG_UBIFS_FS_ZLIB=y CONFIG_UBIFS_FS_ZSTD=y \
 	CONFIG_UBIFS_FS_ADVANCED_COMPR=y modules >"$log" 2>&1; then

@@ -6,6 +6,12 @@
 #   tests/vm/check --ubifs-ko "$(kernel/ubifs/build.sh -q)" \
 #       tests/vm/suites/ubifs-quota.bats
 #
+# and the same on Debian 13's kernel (kernel/ubifs/patches-6.12):
+#
+#   tests/vm/check --kernel 6.12 \
+#       --ubifs-ko "$(kernel/ubifs/build.sh --kernel 6.12 -q)" \
+#       tests/vm/suites/ubifs-quota.bats
+#
 # With the stock module every test that needs quota skips itself; the test
 # that UBIFS without quota options behaves as stock runs with either.
 #
@@ -935,15 +941,21 @@ PYTHON
 }
 
 # stock_ko: a ubifs.ko for the running kernel without quota support (the
-# unpatched module, from the VM runner's cache), or fail.
+# unpatched module, from the VM runner's cache), or fail. Debian 13 ships
+# it compressed (ubifs.ko.xz): that one is unpacked to a temporary file.
 stock_ko() {
-	local f
+	local f tmp
 	while read -r f; do
 		[[ $(modinfo -F vermagic "$f" 2>/dev/null) == "$(uname -r) "* ]] || continue
+		if [[ $f == *.xz ]]; then
+			tmp=$(mktemp --suffix=.ko) || return 1
+			xz -dc "$f" >"$tmp" || continue
+			f=$tmp
+		fi
 		grep -q usrquota "$f" && continue
 		echo "$f"
 		return 0
-	done < <(find "${QFD_CACHE:-/var/cache/qfd}" -name ubifs.ko 2>/dev/null)
+	done < <(find "${QFD_CACHE:-/var/cache/qfd}" \( -name ubifs.ko -o -name ubifs.ko.xz \) 2>/dev/null)
 	return 1
 }
 
