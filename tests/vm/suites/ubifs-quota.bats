@@ -696,7 +696,7 @@ PYTHON
 @test "parallel limit changes of 40 neighbouring ids all reach the flash" {
 	quota_fs
 	[[ -x $QFD ]] || { echo "$QFD is not built (run make)"; return 1; }
-	local base=7100 n=40 rounds=${QFD_UBIFS_RACE_ROUNDS:-3}
+	local base=7100 n=40 rounds=${QFD_UBIFS_RACE_ROUNDS:-8}
 	local r i v pid load bar bad=0
 	local want=$BATS_TEST_TMPDIR/want got=$BATS_TEST_TMPDIR/got
 	local go=$BATS_TEST_TMPDIR/go busy=$BATS_TEST_TMPDIR/busy
