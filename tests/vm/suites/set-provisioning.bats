@@ -1,6 +1,6 @@
 #!/usr/bin/env bats
 # SPDX-License-Identifier: GPL-2.0-or-later
-# vm-weight: 160
+# vm-weight: 250
 #
 # 'qfd set' as provisioning tools use it, on ext4 and XFS: idempotent runs,
 # all-or-nothing batch files (also when the kernel fails or a signal comes
