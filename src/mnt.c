@@ -278,6 +278,21 @@ void qfd_fs_free_list(struct qfd_fs *fss, size_t nfs)
 	free(fss);
 }
 
+/* Copies of fs's mount point and type; 0, or -ENOMEM with both NULL. */
+static int names_of(struct libmnt_fs *fs, char **target, char **fstype)
+{
+	const char *type = mnt_fs_get_fstype(fs);
+
+	*target = strdup(mnt_fs_get_target(fs));
+	*fstype = strdup(type ? type : "");
+	if (*target && *fstype)
+		return 0;
+	free(*target);
+	free(*fstype);
+	*target = *fstype = NULL;
+	return -ENOMEM;
+}
+
 int qfd_mnt_of_dev(dev_t dev, char **target, char **fstype)
 {
 	/* mounts come and go while a command runs: read mountinfo afresh */
@@ -287,20 +302,11 @@ int qfd_mnt_of_dev(dev_t dev, char **target, char **fstype)
 	int rc = -ENOENT;
 
 	*target = *fstype = NULL;
-	while (tb && it && rc == -ENOENT && mnt_table_next_fs(tb, it, &fs) == 0) {
-		if (mnt_fs_get_devno(fs) != dev || !mnt_fs_get_target(fs))
-			continue;
-		*target = strdup(mnt_fs_get_target(fs));
-		*fstype = strdup(mnt_fs_get_fstype(fs) ? mnt_fs_get_fstype(fs) : "");
-		rc = *target && *fstype ? 0 : -ENOMEM;
-	}
+	while (tb && it && rc == -ENOENT && mnt_table_next_fs(tb, it, &fs) == 0)
+		if (mnt_fs_get_devno(fs) == dev && mnt_fs_get_target(fs))
+			rc = names_of(fs, target, fstype);
 	if (!tb || !it)
 		rc = -ENOMEM;
-	if (rc) {
-		free(*target);
-		free(*fstype);
-		*target = *fstype = NULL;
-	}
 	mnt_free_iter(it);
 	mnt_unref_table(tb);
 	return rc;
@@ -310,7 +316,6 @@ int qfd_mnt_of_fd(int fd, char **target, char **fstype)
 {
 	struct libmnt_table *tb = mountinfo();
 	struct libmnt_fs *fs;
-	const char *type;
 	struct stat st;
 
 	*target = *fstype = NULL;
@@ -319,13 +324,5 @@ int qfd_mnt_of_fd(int fd, char **target, char **fstype)
 	fs = tb ? find_mount_id(tb, fd, st.st_dev) : NULL;
 	if (!fs)
 		return qfd_mnt_of_dev(st.st_dev, target, fstype);
-	type = mnt_fs_get_fstype(fs);
-	*target = strdup(mnt_fs_get_target(fs));
-	*fstype = strdup(type ? type : "");
-	if (*target && *fstype)
-		return 0;
-	free(*target);
-	free(*fstype);
-	*target = *fstype = NULL;
-	return -ENOMEM;
+	return names_of(fs, target, fstype);
 }

@@ -429,9 +429,10 @@ static void measure(struct qfd_out *out, size_t *width)
 		for (i = 0; i < out->nshown; i++) {
 			char *s = format_val(out, &out->cols[out->shown[i]],
 					     &out->rows[r * out->stride + i]);
+			size_t w = s ? cell_width(s) : 0;
 
-			if (s && cell_width(s) > width[i])
-				width[i] = cell_width(s);
+			if (w > width[i])
+				width[i] = w;
 			free(s);
 		}
 	}

@@ -373,12 +373,13 @@ fi
 
 mkdir -p "$build/qfail"
 cp "${qfail_src[@]}" "$build/qfail/"
-if ! make -C "$hdr" M="$build/qfail" modules >>"$log" 2>&1; then
-	tail -n 30 "$log" >&2
-	die "building the test helper ubifs_qfail.ko failed (full log: $log)"
+qlog=$top/build-qfail.log
+if ! make -C "$hdr" M="$build/qfail" "${kbuild_args[@]}" modules >"$qlog" 2>&1; then
+	tail -n 30 "$qlog" >&2
+	die "building the test helper ubifs_qfail.ko failed (full log: $qlog)"
 fi
-if grep -q 'warning:' "$log"; then
-	grep 'warning:' "$log" >&2
+if grep -q 'warning:' "$qlog"; then
+	grep 'warning:' "$qlog" >&2
 fi
 
 strip --strip-debug -o "$out.tmp" "$build/fs/ubifs/ubifs.ko"
