@@ -214,19 +214,12 @@ step_deps() {
 	echo "INFO: series: ${#PATCHES[@]} patches in $HERE"
 }
 
+# shellcheck source=../debian-apt.bash
+. "$HERE/../debian-apt.bash"
+# The lists are check.sh's own (under $BASE, locked by step_fetch), so apt's
+# lock on them is not needed.
 apt_private() {
-	apt-get \
-		-o Dir::Etc::sourcelist="$APTDIR/sources.list" \
-		-o Dir::Etc::sourceparts=/dev/null \
-		-o Dir::Etc::preferences=/dev/null \
-		-o Dir::Etc::preferencesparts=/dev/null \
-		-o Dir::State::Lists="$APTDIR/lists" \
-		-o Dir::State::status=/dev/null \
-		-o Dir::Cache="$APTDIR/cache" \
-		-o Debug::NoLocking=true \
-		-o APT::Sandbox::User=root \
-		-o Acquire::Languages=none \
-		-q "$@"
+	apt-get "${DEBIAN_APT[@]}" -o Debug::NoLocking=true -q "$@"
 }
 
 cached_deb() {
@@ -241,18 +234,12 @@ cached_deb() {
 }
 
 step_fetch() {
-	local keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 	local deb stamp=$APTDIR/last-update fresh=0
 	# The downloads are shared: one run at a time fetches and unpacks
 	# the tarball (fd 9 is released at the end of step_unpack).
 	exec 9>"$BASE/.lock" && flock -w 900 9 ||
 		{ echo "cannot lock $BASE/.lock"; return 1; }
-	mkdir -p "$APTDIR/lists/partial" "$APTDIR/cache/archives/partial" \
-		"$DEBS" || return 1
-	cat >"$APTDIR/sources.list" <<-EOF
-	deb [signed-by=$keyring] http://deb.debian.org/debian bullseye main
-	deb [signed-by=$keyring] http://security.debian.org/debian-security bullseye-security main
-	EOF
+	mkdir -p "$DEBS" && debian_apt "$APTDIR" bullseye || return 1
 	deb=$(cached_deb)
 	if [ -f "$stamp" ] &&
 		[ -n "$(find "$stamp" -mtime -$REFRESH_DAYS 2>/dev/null)" ]; then

@@ -112,21 +112,11 @@ shopt -u nullglob
 # one tests/vm/run uses for the VM's kernel), never at the host's.
 declare -a apt_opts=()
 if [[ $kernel == 6.12 ]]; then
-	aptdir=${QFD_CACHE:-/var/cache/qfd}/apt-trixie
-	mkdir -p "$aptdir"/lists/partial "$aptdir"/cache/archives/partial "$aptdir"/empty.d
-	if [[ ! -f $aptdir/sources.list ]]; then
-		cat >"$aptdir/sources.list" <<-EOF
-			deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian trixie main
-			deb [signed-by=/usr/share/keyrings/debian-archive-keyring.gpg] http://deb.debian.org/debian-security trixie-security main
-		EOF
-	fi
-	apt_opts=(
-		-o "Dir::Etc::sourcelist=$aptdir/sources.list"
-		-o "Dir::Etc::sourceparts=$aptdir/empty.d"
-		-o "Dir::State::Lists=$aptdir/lists"
-		-o "Dir::Cache=$aptdir/cache"
-		-o "Dir::Etc::preferencesparts=$aptdir/empty.d"
-	)
+	# shellcheck source=../debian-apt.bash
+	. "$HERE/../debian-apt.bash"
+	debian_apt "${QFD_CACHE:-/var/cache/qfd}/apt-trixie" trixie ||
+		die "cannot set up apt for Debian trixie"
+	apt_opts=("${DEBIAN_APT[@]}")
 fi
 
 # linux-image-amd64 (a metapackage) names the ABI in its dependency:
