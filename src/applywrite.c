@@ -80,13 +80,16 @@ static int write_enforce(struct fsplan *fp, int t, const struct qfd_want_type *w
 static void kept(struct applywrite *aw, size_t i, int t, int rc,
 		 const char *what, const char *who)
 {
-	char err[400];
+	char *k = aw->st->kept;
+	size_t n;
 
-	if (!aw->st->nkept++) {
-		qfd_kerr_fmt(err, sizeof(err), &aw->plan[i].fs, t, rc, what);
-		snprintf(aw->st->kept, sizeof(aw->st->kept), "%s%s%s", err,
-			 who ? " " : "", who ? who : "");
-	}
+	if (aw->st->nkept++)
+		return;
+	/* A line too long for the buffer is cut: it is a message. */
+	qfd_kerr_fmt(k, sizeof(aw->st->kept), &aw->plan[i].fs, t, rc, what);
+	n = strlen(k);
+	if (who && n + 1 < sizeof(aw->st->kept))
+		snprintf(k + n, sizeof(aw->st->kept) - n, " %s", who);
 }
 
 static void kept_limits(struct applywrite *aw, size_t i, int t,
