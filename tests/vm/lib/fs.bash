@@ -430,3 +430,12 @@ ubifs_unpatched() {
 in_vm() {
 	[[ ${QFD_VM:-} == 1 ]]
 }
+
+# no_leak_check CMD...: run CMD (qfd, or what starts it) without
+# LeakSanitizer's check at exit, for the tests that start qfd hundreds of
+# times to race it against itself.  Under TCG that check costs about a
+# tenth of a second a process (it scans the sanitizer runtimes' large zeroed
+# data page by page); the very same commands run with it everywhere else.
+no_leak_check() {
+	ASAN_OPTIONS=${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0 "$@"
+}

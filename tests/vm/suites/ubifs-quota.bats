@@ -708,7 +708,8 @@ PYTHON
 		flock -x "$bar"
 		for ((i = 0; i < n; i++)); do
 			v=$((r * 100 + i))
-			flock -s "$go" "$QFD" set -u -q "$MNT" "#$((base + i))" \
+			no_leak_check flock -s "$go" \
+				"$QFD" set -u -q "$MNT" "#$((base + i))" \
 				--bsoft "${v}K" --bhard "$((v + 50))K" \
 				--isoft "$v" --ihard "$((v + 50))" {bar}>&- &
 			pids+=($!)
