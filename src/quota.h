@@ -46,6 +46,8 @@ struct qfd_state {
  * stays far below.
  */
 #define QFD_GRACE_MAX	UINT32_MAX
+/* The latest grace deadline a document may name: what 40 bits hold. */
+#define QFD_DEADLINE_MAX	((INT64_C(1) << 39) - 1)
 
 /* The kernel keeps block limits in 1 KiB units: limits are rounded up. */
 #define QFD_LIMIT_UNIT	1024ULL
