@@ -37,19 +37,8 @@ set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ME=bench/dump.sh
 
-if [[ ${QFD_VM:-} != 1 ]]; then
-	cd "$TOP"
-	exec tests/vm/run --timeout "${QFD_BENCH_TIMEOUT:-3600}" -- bench/dump.sh "$@"
-fi
-
-die() {
-	echo "$ME: error: $*" >&2
-	exit 1
-}
-note() { echo "$ME: $(date -u +%T) $*" >&2; }
-
-[[ $(findmnt -n -o FSTYPE /) == overlay ]] ||
-	die "QFD_VM=1 but / is not the test VM's overlay; refusing to make loop devices here"
+. "$TOP/bench/lib.bash"
+bench_enter "$@"
 
 read -r -a COUNTS <<<"${QFD_BENCH_COUNTS:-10000 100000}"
 REPS=${QFD_BENCH_REPS:-3}
@@ -65,21 +54,6 @@ mkdir -p "$W"
 RES=$W/results		# lines: FS IDS SECONDS RSS_KIB
 : >"$RES"
 
-fs_make() {	# TYPE -> prints "DEV MNT"
-	local type=$1 img=$W/$1.img mnt=$W/$1 dev
-	truncate -s 1G "$img"
-	case $type in
-	ext4) mkfs.ext4 -q -F -O quota -E quotatype=usrquota "$img" ;;
-	xfs) mkfs.xfs -q -f "$img" ;;
-	esac
-	dev=$(losetup -f --show "$img")
-	mkdir -p "$mnt"
-	case $type in
-	ext4) mount -o usrquota "$dev" "$mnt" ;;
-	xfs) mount -o uquota "$dev" "$mnt" ;;
-	esac
-	echo "$dev $mnt"
-}
 
 # grow MNT FROM TO: ids FROM .. TO-1 (relative to FIRST) get limits
 grow() {
