@@ -64,7 +64,7 @@ struct qfd_applystop {
 	size_t nwritten;	/* changes written before the stop */
 	size_t nplanned;	/* changes the plan has */
 	size_t nkept;		/* of nwritten, those that could not be put back */
-	char kept[512];		/* the first of them, and the kernel's error */
+	char kept[768];		/* the first of them, and the kernel's error */
 };
 
 /*
