@@ -20,8 +20,8 @@
 #      RSS), REPS times; the file is checked: valid JSON, N entries.
 #
 # dump prints each entry as Q_GETNEXTQUOTA returns it and keeps none, so
-# its peak RSS should not grow with N: the table shows RSS per count and
-# the ratio of the largest count's to the smallest's.
+# its peak RSS should not grow with N: the table shows RSS per count, its
+# ratio to the smallest count's, and the size of the document written.
 #
 # Settings (environment; tests/vm/run passes every QFD_* variable on):
 #   QFD_BENCH_COUNTS="10000 100000"   the counts of ids
@@ -51,7 +51,7 @@ done
 
 W=/scratch/bench-dump
 mkdir -p "$W"
-RES=$W/results		# lines: FS IDS SECONDS RSS_KIB
+RES=$W/results		# lines: FS IDS SECONDS RSS_KIB DOC_KIB
 : >"$RES"
 
 
@@ -71,7 +71,7 @@ dump_once() {
 	got=$(jq "[.filesystems[0].user.limits[] | select(.who >= $FIRST)] | length" "$W/dump.json") ||
 		die "$1: the dump is not valid JSON"
 	[[ $got == "$3" ]] || die "$1: the dump has $got of $3 ids"
-	echo "$1 $3 $t $rss" >>"$RES"
+	echo "$1 $3 $t $rss $(($(stat -c %s "$W/dump.json") / 1024))" >>"$RES"
 	note "$1 $3 ids: ${t}s, $((rss / 1024)) MiB"
 }
 
@@ -99,7 +99,7 @@ run_fs xfs
 echo
 echo "qfd dump -u, $REPS rounds per count, kernel $(uname -r)"
 awk '
-	{ key = $1 " " $2; t[key, ++n[key]] = $3; r[key, n[key]] = $4
+	{ key = $1 " " $2; t[key, ++n[key]] = $3; r[key, n[key]] = $4; doc[key] = $5
 	  if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
 	function median(a, key, m,   i, j, v, tmp) {
 		for (i = 1; i <= m; i++) v[i] = a[key, i]
@@ -108,11 +108,11 @@ awk '
 		return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
 	}
 	END {
-		printf "%-5s %8s %9s %9s %9s\n", "FS", "IDS", "SECONDS", "RSS-KIB", "RSS/FIRST"
+		printf "%-5s %8s %9s %9s %9s %9s\n", "FS", "IDS", "SECONDS", "RSS-KIB", "RSS/FIRST", "DOC-KIB"
 		for (i = 1; i <= k; i++) {
 			key = order[i]; split(key, f, " ")
 			s = median(t, key, n[key]); m = median(r, key, n[key])
 			if (!(f[1] in base)) base[f[1]] = m
-			printf "%-5s %8d %9.2f %9d %8.2fx\n", f[1], f[2], s, m, m / base[f[1]]
+			printf "%-5s %8d %9.2f %9d %8.2fx %9d\n", f[1], f[2], s, m, m / base[f[1]], doc[key]
 		}
 	}' "$RES"

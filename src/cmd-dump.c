@@ -151,7 +151,8 @@ static int dump_dirs(struct qfd_fs *fs)
 	}
 	printf(",\n      \"project-dirs\": [");
 	while (!w.stop && (errno = 0, e = fts_read(fts))) {
-		if (e->fts_info == FTS_DNR || e->fts_info == FTS_ERR) {
+		if (e->fts_info == FTS_DNR || e->fts_info == FTS_ERR ||
+		    e->fts_info == FTS_NS) {
 			warnx("%s: cannot read: %s", e->fts_path, strerror(e->fts_errno));
 			w.failed = true;
 		} else if (e->fts_info == FTS_D && e->fts_statp->st_dev == fs->dev) {
