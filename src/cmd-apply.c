@@ -154,8 +154,8 @@ static int read_doc(struct applycmd *a)
  * is sent even if the kernel has it already: ext4 restarts a running grace
  * time at any limit change that does not bring one.
  */
-static void plan_timers(struct qfd_setreq *r, const uint64_t *final,
-			const struct qfd_dq *dq)
+static void plan_timers(const struct qfd_fs *fs, struct qfd_setreq *r,
+			const uint64_t *final, const struct qfd_dq *dq)
 {
 	const uint64_t used[QFD_NTIMERS] = { dq->space, dq->files };
 	int i;
@@ -166,6 +166,8 @@ static void plan_timers(struct qfd_setreq *r, const uint64_t *final,
 
 		if (!(r->asked & bit))
 			continue;
+		/* as the filesystem will keep it, so that a re-run is unchanged */
+		r->timer[i] = qf_round_timer(fs, r->timer[i]);
 		if (!soft || used[i] <= soft)
 			r->timer[i] = 0;
 		else if (r->timer[i] != r->old_timer[i] || (r->mask & (3u << 2 * i)))
@@ -219,7 +221,7 @@ static int plan_limits(struct applycmd *a, struct fsplan *fp, int type,
 		      qfd_setreq_who(l, r));
 		return 1;
 	}
-	plan_timers(r, final, &dq);
+	plan_timers(&fp->fs, r, final, &dq);
 	return 0;
 }
 

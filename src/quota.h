@@ -60,6 +60,8 @@ static inline uint64_t qf_round_limit(uint64_t bytes)
 
 /* The unit fs keeps space limits in (a multiple of QFD_LIMIT_UNIT). */
 uint64_t qf_limit_unit(const struct qfd_fs *fs);
+/* A grace deadline t (> 0) as fs will keep it across a remount. */
+int64_t qf_round_timer(const struct qfd_fs *fs, int64_t t);
 
 int qf_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq);
 /* The first id >= id that has an entry; -ENOENT past the last one. */
