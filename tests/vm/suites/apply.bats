@@ -283,15 +283,19 @@ ends() {
 	# onto XFS, where qfdu3 is over its soft limit too: the same deadline,
 	# rounded up to the 4-second steps XFS keeps on disk (big timestamps),
 	# so that after a remount a re-run still changes nothing
-	local t4=$(((t + 3) / 4 * 4))
+	# (a deadline of 4k + 1 seconds, which XFS cannot keep as it is)
+	local t1=$((t - t % 4 + 1)) t4
+	t4=$((t1 + 3))
+	jq --argjson t1 "$t1" '(.filesystems[0].user.limits[] | select(.who == 2003) |
+	                        ."space-grace-ends") = $t1' "$D/grace.json" >"$D/grace-x.json"
 	"$QFD" set -q "$x" qfdu3 --grace-time 1h
 	[ "$(ends "$x" 2003)" != "$t4" ]
-	"$QFD" apply -q --path "$x" "$D/grace.json"
+	"$QFD" apply -q --path "$x" "$D/grace-x.json"
 	[ "$(ends "$x" 2003)" = "$t4" ]
 	fs_umount x
 	fs_mount x
 	[ "$(ends "$x" 2003)" = "$t4" ] || { echo "after a remount: $(ends "$x" 2003), not $t4"; false; }
-	run "$QFD" apply -J --path "$x" "$D/grace.json"
+	run "$QFD" apply -J --path "$x" "$D/grace-x.json"
 	jq -e '.changed == false' <<<"$output" || { echo "$output"; false; }
 	"$QFD" set -q "$x" --grace-space 7d
 	"$QFD" set -q "$e" --grace-space 7d
@@ -355,4 +359,28 @@ dirs_of() {
 	# a new directory below an applied one inherits its project there too
 	mkdir "$x/pd1/new"
 	[ "$("$QFD" project show -J "$x/pd1/new" | jq '.projects[0].id')" = 4001 ]
+}
+
+@test "apply: a filesystem without project ids refuses a directory: the one written before it is put back; one line, exit 1" {
+	local x=$QFD_SCRATCH/x n
+	n=$(fs_ext4_noproject np)
+	mkdir -p "$x/pb1" "$n/pb2"
+	"$QFD" set -q "$n" qfdu1 --ihard 0
+	cat >"$D/noproj.json" <<-EOT
+	{ "filesystems": [
+	  { "path": "$x", "project-dirs": [ { "path": "pb1", "project": "qfdp1" } ] },
+	  { "path": "$n", "project-dirs": [ { "path": "pb2", "project": 4002 } ],
+	    "user": { "limits": [ { "who": "qfdu1", "files-hard": 77 } ] } } ] }
+	EOT
+	run --separate-stderr "$QFD" apply -J "$D/noproj.json"
+	[ "$status" -eq 1 ] || { echo "status $status: $output / $stderr"; false; }
+	[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$stderr"; false; }
+	[ "$stderr" = "qfd: $n: cannot set the project of directory pb2: $n (ext4) has no project ids: make it with mkfs.ext4 -O project -I 256, or add them with tune2fs -O project while it is unmounted; the 1 change written before it was put back: nothing was changed" ] ||
+		{ echo "$stderr"; false; }
+	jq -e '.changed == false and .failed and
+	       ([.items[] | select(.result == "error")] | length) == 1 and
+	       (.items[] | select(.result == "error") | .dir == "pb2")' <<<"$output" || { echo "$output"; false; }
+	# pb1 was assigned, then put back; the limit after them was never written
+	[ "$("$QFD" project show -J "$x/pb1" | jq -c '.projects[0] | [.id, .inherit]')" = "[0,false]" ]
+	[ "$(lim "$n" -u qfdu1)" = "0 0 0 0" ]
 }
