@@ -43,16 +43,8 @@ bench_enter "$@"
 read -r -a COUNTS <<<"${QFD_BENCH_COUNTS:-10000 100000}"
 REPS=${QFD_BENCH_REPS:-3}
 FIRST=${QFD_BENCH_FIRST_ID:-300000}
-QFD=${QFD_BENCH_QFD:-$TOP/src/qfd}
-[[ $QFD == /* ]] || QFD=$TOP/$QFD
-for t in "$QFD" /usr/bin/time jq mkfs.ext4 mkfs.xfs; do
-	command -v "$t" >/dev/null || die "$t not found (see the list of packages above)"
-done
-
-W=/scratch/bench-dump
-mkdir -p "$W"
-RES=$W/results		# lines: FS IDS SECONDS RSS_KIB DOC_KIB
-: >"$RES"
+# results: lines "FS IDS SECONDS RSS_KIB DOC_KIB"
+bench_setup /scratch/bench-dump /usr/bin/time jq mkfs.ext4 mkfs.xfs
 
 
 # grow MNT FROM TO: ids FROM .. TO-1 (relative to FIRST) get limits

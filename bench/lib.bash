@@ -21,6 +21,23 @@ bench_enter() {
 		die "QFD_VM=1 but / is not the test VM's overlay; refusing to make loop devices here"
 }
 
+# bench_setup DIR TOOL...: QFD (QFD_BENCH_QFD, default src/qfd, made
+# absolute), qfd and every TOOL found, and the work directory W=DIR with
+# an empty results file RES
+bench_setup() {
+	local t
+	QFD=${QFD_BENCH_QFD:-$TOP/src/qfd}
+	[[ $QFD == /* ]] || QFD=$TOP/$QFD
+	W=$1
+	shift
+	for t in "$QFD" "$@"; do
+		command -v "$t" >/dev/null || die "$t not found (see the list of packages above)"
+	done
+	mkdir -p "$W"
+	RES=$W/results
+	: >"$RES"
+}
+
 # fs_make TYPE: a 1 GiB ext4 (quota feature) or XFS with user quotas on a
 # loop device in $W, mounted at $W/TYPE; prints "DEV MNT"
 fs_make() {

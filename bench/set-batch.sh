@@ -65,16 +65,8 @@ bench_enter "$@"
 N=${QFD_BENCH_IDS:-100000}
 REPS=${QFD_BENCH_REPS:-2}
 FIRST=${QFD_BENCH_FIRST_ID:-300000}
-QFD=${QFD_BENCH_QFD:-$TOP/src/qfd}
-[[ $QFD == /* ]] || QFD=$TOP/$QFD
-for t in "$QFD" /usr/bin/time setquota xfs_quota mkfs.ext4 mkfs.xfs; do
-	command -v "$t" >/dev/null || die "$t not found (see the list of packages above)"
-done
-
-W=/scratch/bench-set
-mkdir -p "$W"
-RES=$W/results		# lines: FS TOOL STEP SECONDS RSS_KIB
-: >"$RES"
+# results: lines "FS TOOL STEP SECONDS RSS_KIB"
+bench_setup /scratch/bench-set /usr/bin/time setquota xfs_quota mkfs.ext4 mkfs.xfs
 
 # ------------------------------------------------------------ input files
 # The same limits in each tool's own syntax.  Values A and B differ in all
