@@ -59,33 +59,14 @@ set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ME=bench/set-batch.sh
 
-if [[ ${QFD_VM:-} != 1 ]]; then
-	cd "$TOP"
-	exec tests/vm/run --timeout "${QFD_BENCH_TIMEOUT:-3600}" -- bench/set-batch.sh "$@"
-fi
-
-die() {
-	echo "$ME: error: $*" >&2
-	exit 1
-}
-note() { echo "$ME: $(date -u +%T) $*" >&2; }
-
-[[ $(findmnt -n -o FSTYPE /) == overlay ]] ||
-	die "QFD_VM=1 but / is not the test VM's overlay; refusing to make loop devices here"
+. "$TOP/bench/lib.bash"
+bench_enter "$@"
 
 N=${QFD_BENCH_IDS:-100000}
 REPS=${QFD_BENCH_REPS:-2}
 FIRST=${QFD_BENCH_FIRST_ID:-300000}
-QFD=${QFD_BENCH_QFD:-$TOP/src/qfd}
-[[ $QFD == /* ]] || QFD=$TOP/$QFD
-for t in "$QFD" /usr/bin/time setquota xfs_quota mkfs.ext4 mkfs.xfs; do
-	command -v "$t" >/dev/null || die "$t not found (see the list of packages above)"
-done
-
-W=/scratch/bench-set
-mkdir -p "$W"
-RES=$W/results		# lines: FS TOOL STEP SECONDS RSS_KIB
-: >"$RES"
+# results: lines "FS TOOL STEP SECONDS RSS_KIB"
+bench_setup /scratch/bench-set /usr/bin/time setquota xfs_quota mkfs.ext4 mkfs.xfs
 
 # ------------------------------------------------------------ input files
 # The same limits in each tool's own syntax.  Values A and B differ in all
@@ -106,21 +87,6 @@ seq "$FIRST" "$last" |
 		>"$W/xfs-A.cmds"
 
 # ------------------------------------------------------------ filesystems
-fs_make() {	# TYPE -> prints "DEV MNT"
-	local type=$1 img=$W/$1.img mnt=$W/$1 dev
-	truncate -s 1G "$img"
-	case $type in
-	ext4) mkfs.ext4 -q -F -O quota -E quotatype=usrquota "$img" ;;
-	xfs) mkfs.xfs -q -f "$img" ;;
-	esac
-	dev=$(losetup -f --show "$img")
-	mkdir -p "$mnt"
-	case $type in
-	ext4) mount -o usrquota "$dev" "$mnt" ;;
-	xfs) mount -o uquota "$dev" "$mnt" ;;
-	esac
-	echo "$dev $mnt"
-}
 
 # timed FS TOOL STEP CMD...: run CMD with stdout and stderr to a log, and
 # record wall seconds and peak RSS.  A failing CMD stops the benchmark.

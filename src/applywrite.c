@@ -210,17 +210,53 @@ static void undo_before(struct applywrite *aw, size_t pos)
 	}
 }
 
+/* The project directories of every filesystem: 0, or -1 with the stop. */
+static int write_dirs(struct applywrite *aw)
+{
+	size_t i;
+	int rc;
+
+	for (i = 0; i < aw->want->nfs; i++) {
+		rc = qfd_dirs_write(&aw->plan[i], &aw->want->fs[i],
+				    &aw->st->nwritten, &aw->st->dir);
+		aw->st->sig = qfd_sigdefer_pending();
+		if (rc || aw->st->sig) {
+			aw->st->fs = i;
+			aw->st->step = QFD_STEP_DIRS;
+			aw->st->err = rc;
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/* Newest first, after every later step was put back. */
+static void undo_dirs(struct applywrite *aw)
+{
+	size_t i = aw->want->nfs;
+
+	while (i--)
+		qfd_dirs_put_back(&aw->plan[i], &aw->want->fs[i], &aw->st->nkept,
+				  aw->st->kept, sizeof(aw->st->kept));
+}
+
 int qfd_apply_write(struct qfd_want *want, struct fsplan *plan,
 		    struct qfd_applystop *st)
 {
 	struct applywrite aw = { .want = want, .plan = plan, .st = st };
-	size_t pos, npos = want->nfs * QFD_NTYPES * QFD_NSTEPS;
+	size_t i, pos = 0, npos = want->nfs * QFD_NTYPES * QFD_NSTEPS;
 
 	memset(st, 0, sizeof(*st));
+	for (i = 0; i < want->nfs; i++)
+		st->nplanned += qfd_dirs_changes(&plan[i], &want->fs[i]);
 	for (pos = 0; pos < npos; pos++)
 		st->nplanned += step_changes(&aw, pos / (QFD_NTYPES * QFD_NSTEPS),
 					     (int)(pos / QFD_NSTEPS % QFD_NTYPES),
 					     (int)(pos % QFD_NSTEPS));
+	if (write_dirs(&aw)) {
+		undo_dirs(&aw);
+		return -1;
+	}
 	for (pos = 0; pos < npos; pos++) {
 		st->fs = pos / (QFD_NTYPES * QFD_NSTEPS);
 		st->type = (int)(pos / QFD_NSTEPS % QFD_NTYPES);
@@ -234,6 +270,7 @@ int qfd_apply_write(struct qfd_want *want, struct fsplan *plan,
 	if (pos == npos && !st->sig)
 		return 0;
 	undo_before(&aw, pos);
+	undo_dirs(&aw);
 	return -1;
 }
 
@@ -253,6 +290,10 @@ static void stop_head(char *buf, size_t len, const struct qfd_want *want,
 	/* refused before any write, for every id alike: the kernel's line */
 	bool global = !st->nwritten && qfd_err_refuses_all(st->err);
 
+	if (st->step == QFD_STEP_DIRS && st->err) {
+		qfd_dirs_msg(buf, len, &plan[st->fs], &want->fs[st->fs], st->dir, st->err);
+		return;
+	}
 	if (!st->err && st->sig) {
 		snprintf(buf, len, "%s: interrupted by %s after %zu of %zu %s were written",
 			 want->file, qfd_signame(st->sig), st->nwritten, st->nplanned, changes(st->nplanned));

@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <json.h>
 
 #include "apply.h"
@@ -58,7 +59,9 @@ static void help(void)
 		     "  {\"filesystems\": [{\"path\": \"/srv\", \"user\": {\"enforce\": true,\n"
 		     "    \"grace\": {\"space\": \"7d\", \"files\": \"7d\"},\n"
 		     "    \"limits\": [{\"who\": \"alice\", \"space-hard\": \"10G\", \"files-hard\": null}]}}]}\n"
-		     "null is no limit; a key left out keeps what the kernel has.  qfd-apply(8).\n");
+		     "null is no limit; a key left out keeps what the kernel has.  An item's\n"
+		     "\"space-grace-ends\"/\"files-grace-ends\" (seconds since 1970) sets when its\n"
+		     "running grace time ends, where it is over that soft limit.  qfd-apply(8).\n");
 }
 
 static int parse_opts(struct applycmd *a, int argc, char **argv)
@@ -143,6 +146,35 @@ static int read_doc(struct applycmd *a)
 	return rc ? QFD_EXIT_FAILURE : 0;
 }
 
+/*
+ * The grace times an item names.  One runs only over a soft limit (the one
+ * in force after this change): elsewhere both kernels clear whatever is
+ * sent, so there is nothing to set, and the kernel's "none" is what the
+ * item gets.  Where a limit of the same resource changes too, the deadline
+ * is sent even if the kernel has it already: ext4 restarts a running grace
+ * time at any limit change that does not bring one.
+ */
+static void plan_timers(const struct qfd_fs *fs, struct qfd_setreq *r,
+			const uint64_t *final, const struct qfd_dq *dq)
+{
+	const uint64_t used[QFD_NTIMERS] = { dq->space, dq->files };
+	int i;
+
+	for (i = 0; i < QFD_NTIMERS; i++) {
+		unsigned int bit = QFD_SET_SPACE_TIMER << i;
+		uint64_t soft = final[i ? QFD_LIM_FILES_SOFT : QFD_LIM_SPACE_SOFT];
+
+		if (!(r->asked & bit))
+			continue;
+		/* as the filesystem will keep it, so that a re-run is unchanged */
+		r->timer[i] = qf_round_timer(fs, r->timer[i]);
+		if (!soft || used[i] <= soft)
+			r->timer[i] = 0;
+		else if (r->timer[i] != r->old_timer[i] || (r->mask & (3u << 2 * i)))
+			r->mask |= bit;
+	}
+}
+
 /* Compare one limits item with the kernel's entry (as cmd-set.c does). */
 static int plan_limits(struct applycmd *a, struct fsplan *fp, int type,
 		       struct qfd_setreq *r)
@@ -189,6 +221,7 @@ static int plan_limits(struct applycmd *a, struct fsplan *fp, int type,
 		      qfd_setreq_who(l, r));
 		return 1;
 	}
+	plan_timers(&fp->fs, r, final, &dq);
 	return 0;
 }
 
@@ -234,13 +267,15 @@ static int plan(struct applycmd *a)
 	if (!a->plan)
 		errx(QFD_EXIT_FAILURE, "out of memory");
 	for (i = 0; i < a->want.nfs; i++)
-		a->plan[i].fs.fd = -1;
+		a->plan[i].fs.fd = a->plan[i].mntfd = -1;
 	for (i = 0; i < a->want.nfs; i++) {
 		struct fsplan *fp = &a->plan[i];
 
 		rc = qfd_fs_open(a->want.fs[i].path, &fp->fs);
 		if (rc)
 			return qfd_fs_open_exit(rc);
+		if (a->want.fs[i].dirs && qfd_dirs_plan(fp, &a->want.fs[i], &nbad))
+			errx(QFD_EXIT_FAILURE, "out of memory");
 		for (t = 0; t < QFD_NTYPES; t++) {
 			if (!a->want.fs[i].t[t].present)
 				continue;
@@ -280,18 +315,21 @@ static json_object *lim_json(uint64_t v)
 	return v ? json_object_new_uint64(v) : NULL;
 }
 
-/* One item of the result; old and new are taken over (may be NULL). */
-static void add_item(struct applycmd *a, const struct fsplan *fp, int type,
-		     const char *what, const char *who, const uint32_t *id,
-		     bool changed, const char *err, json_object *old,
-		     json_object *new)
+/*
+ * One item of the result; old and new are taken over (may be NULL).
+ * Returns it, for more keys, or NULL without -J.
+ */
+static json_object *add_item(struct applycmd *a, const struct fsplan *fp,
+			     int type, const char *what, const char *who,
+			     const uint32_t *id, bool changed, const char *err,
+			     json_object *old, json_object *new)
 {
 	json_object *o;
 
 	if (!a->json) {
 		json_object_put(old);
 		json_object_put(new);
-		return;
+		return NULL;
 	}
 	o = json_object_new_object();
 	json_object_object_add(o, "path", json_object_new_string(fp->fs.target));
@@ -308,6 +346,7 @@ static void add_item(struct applycmd *a, const struct fsplan *fp, int type,
 	json_object_object_add(o, "old", old);
 	json_object_object_add(o, "new", new);
 	json_object_array_add(a->items, o);
+	return o;
 }
 
 static void count(struct applycmd *a, struct fsplan *fp, bool changed)
@@ -335,9 +374,97 @@ static const char *stop_err(const struct applycmd *a, const struct fsplan *fp,
 	const struct qfd_applystop *st = &a->stop;
 
 	if (!a->stopped || !st->err || &a->plan[st->fs] != fp ||
-	    st->type != type || st->step != step)
+	    (st->type != type && step != QFD_STEP_DIRS) || st->step != step)
 		return NULL;
 	return a->stopmsg;
+}
+
+/* A directory's project and inherit flag, as the result shows them. */
+static json_object *dir_json(const struct fsxattr *fa)
+{
+	json_object *o = json_object_new_object();
+
+	json_object_object_add(o, "project", json_object_new_uint64(fa->fsx_projid));
+	json_object_object_add(o, "inherit", json_object_new_boolean(
+				       fa->fsx_xflags & FS_XFLAG_PROJINHERIT));
+	return o;
+}
+
+/* "changed project directory srv/www on /srv: project 0 -> 4001, inherit off -> on" */
+static void diff_dir(const struct applycmd *a, const struct fsplan *fp,
+		     const struct qfd_want_dir *w, const struct dirplan *d)
+{
+	bool was = d->old.fsx_xflags & FS_XFLAG_PROJINHERIT;
+	const char *sep = ": ";
+
+	printf("%s project directory %s on %s", verb(a, true, 0), w->path,
+	       fp->fs.target);
+	if (d->old.fsx_projid != d->want.fsx_projid) {
+		printf("%sproject %u -> %u", sep, d->old.fsx_projid, d->want.fsx_projid);
+		sep = ", ";
+	}
+	if (was != w->inherit)
+		printf("%sinherit %s -> %s", sep, was ? "on" : "off",
+		       w->inherit ? "on" : "off");
+	putchar('\n');
+}
+
+static void report_dir(struct applycmd *a, struct fsplan *fp,
+		       const struct qfd_want_dir *w, size_t n)
+{
+	const struct dirplan *d = &fp->dirs[n];
+	bool changed = holds(a, d->change, d->written);
+	const char *err = stop_err(a, fp, QFD_PRJ, QFD_STEP_DIRS);
+	const struct fsxattr *now = changed ? &d->want : &d->old;
+	json_object *o;
+
+	if (err && a->stop.dir != n)
+		err = NULL;
+	if (!err)
+		count(a, fp, changed);
+	if (a->diff && !a->json && changed)
+		diff_dir(a, fp, w, d);
+	o = add_item(a, fp, QFD_PRJ, "project-dir", NULL, NULL, changed, err,
+		     dir_json(&d->old), dir_json(now));
+	if (o)
+		json_object_object_add(o, "dir", json_object_new_string(w->path));
+}
+
+/* A grace deadline in the result: null for none, as in the document. */
+static json_object *timer_json(int64_t t)
+{
+	return t ? json_object_new_int64(t) : NULL;
+}
+
+static const char *fmt_timer(int64_t t, char *buf, size_t len)
+{
+	return t ? qfd_format_time((time_t)t, buf, len) : "none";
+}
+
+/* The grace times of a limits item: in jo and jn, and for --diff. */
+static void report_timers(const struct applycmd *a, const struct qfd_setreq *r,
+			  bool changed, json_object *jo, json_object *jn,
+			  const char **sep)
+{
+	char o[QFD_FMT_LEN], n[QFD_FMT_LEN];
+	int i;
+
+	for (i = 0; i < QFD_NTIMERS; i++) {
+		bool now = changed && (r->mask & (QFD_SET_SPACE_TIMER << i));
+		int64_t new = now ? r->timer[i] : r->old_timer[i];
+
+		if (!(r->asked & (QFD_SET_SPACE_TIMER << i)))
+			continue;
+		json_object_object_add(jo, qfd_want_timer_key[i],
+				       timer_json(r->old_timer[i]));
+		json_object_object_add(jn, qfd_want_timer_key[i], timer_json(new));
+		if (!a->diff || a->json || new == r->old_timer[i])
+			continue;
+		printf("%s%s %s -> %s", *sep, qfd_want_timer_key[i],
+		       fmt_timer(r->old_timer[i], o, sizeof(o)),
+		       fmt_timer(new, n, sizeof(n)));
+		*sep = ", ";
+	}
 }
 
 static void report_limits(struct applycmd *a, struct fsplan *fp, int type,
@@ -372,6 +499,7 @@ static void report_limits(struct applycmd *a, struct fsplan *fp, int type,
 		printf("%s%s %s -> %s", sep, qfd_want_lim_key[i], o, n);
 		sep = ", ";
 	}
+	report_timers(a, r, changed, jo, jn, &sep);
 	if (a->diff && changed && !a->json)
 		putchar('\n');
 	add_item(a, fp, type, "limits", qfd_setreq_who(l, r), &r->id, changed,
@@ -444,7 +572,7 @@ static void write_all(struct applycmd *a)
 	warnx("%s", a->stopmsg);
 }
 
-/* The result of every item: grace periods, limits, then enforcement. */
+/* The result of every item: directories, grace periods, limits, enforcement. */
 static void report(struct applycmd *a)
 {
 	size_t i, n;
@@ -453,6 +581,8 @@ static void report(struct applycmd *a)
 	for (i = 0; i < a->want.nfs; i++) {
 		struct fsplan *fp = &a->plan[i];
 
+		for (n = 0; n < a->want.fs[i].ndirs; n++)
+			report_dir(a, fp, &a->want.fs[i].dirs[n], n);
 		for (t = 0; t < QFD_NTYPES; t++) {
 			struct qfd_want_type *wt = &a->want.fs[i].t[t];
 
@@ -531,9 +661,11 @@ int cmd_apply(int argc, char **argv)
 			rc = qfd_exit_merge(rc, QFD_EXIT_CHANGED);
 		rc = end_signals(&a, rc);
 	}
-	for (i = 0; a.plan && i < a.want.nfs; i++)
+	for (i = 0; a.plan && i < a.want.nfs; i++) {
+		qfd_dirs_free(&a.plan[i]);
 		if (a.plan[i].fs.target)
 			qfd_fs_close(&a.plan[i].fs);
+	}
 	free(a.plan);
 	qfd_want_free(&a.want);
 	return rc;

@@ -6,8 +6,8 @@
  * project id, and a directory with the inherit flag hands its id to what is
  * created in it.  Both live in the generic file attributes that ext4 (with
  * the project feature) and XFS share, FS_IOC_FSGETXATTR/FS_IOC_FSSETXATTR,
- * so one code path serves both.  These are not quota calls, which is why
- * they are here and not in quota.c.
+ * so one code path serves both: projid.c's, which 'qfd apply' writes
+ * project directories with, too.
  *
  * The walk is fts(3)'s, physical (symbolic links are not followed) and on
  * one filesystem (FTS_XDEV): a tree is assigned, not whatever it links to
@@ -21,10 +21,9 @@
  * ignore it.
  *
  * A filesystem that keeps no project ids is found at the first inode the
- * walk would change, before anything is changed (see change()), and ends
- * the walk with one line: the same refusal for every inode of a big tree
- * tells nothing more.  An inode the kernel refused for another reason is
- * put back as it was (see undo()), so that no call is left half applied.
+ * walk would change, before anything is changed (projid.c), and ends the
+ * walk with one line: the same refusal for every inode of a big tree
+ * tells nothing more.
  */
 #include <err.h>
 #include <errno.h>
@@ -33,16 +32,15 @@
 #include <getopt.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include <linux/fs.h>
 #include <libsmartcols.h>
 
 #include "cmds.h"
 #include "ids.h"
 #include "mnt.h"
 #include "output.h"
+#include "projid.h"
 
 enum action { ACT_SET, ACT_CLEAR, ACT_SHOW };
 
@@ -78,7 +76,7 @@ struct walk {
 	const char *path;	/* of the inode being visited, for messages */
 	size_t nchanged, nunchanged;
 	bool failed;
-	bool took_ids;		/* this filesystem keeps project ids */
+	struct qfd_projids ids;	/* what this filesystem has shown */
 	bool stop;		/* it does not: the walk ends */
 	struct qfd_out *out;	/* show */
 	char **strs;		/* show: paths the table points to until printed */
@@ -110,36 +108,13 @@ static void help(void)
 /* One line naming the path, with what to do where there is something. */
 static void path_err(struct walk *w, int err, const char *op)
 {
-	const char *hint = "";
+	const char *hint = qfd_projid_hint(err, w->act == ACT_SET);
 
 	w->failed = true;
-	switch (err) {
-	case EOVERFLOW:
-		hint = ": the inode has no room for a project id (ext4 needs 256-byte inodes: mkfs.ext4 -I 256)";
-		break;
-	case EINVAL:
-		if (w->act == ACT_SET)
-			hint = ": the filesystem refused this project id (XFS without 32-bit project ids takes up to 65535)";
-		break;
-	case EDQUOT:
-		hint = ": the project's limits do not leave room for what moves into it";
-		break;
-	}
-	if (*hint)
-		warnx("%s: cannot %s%s", w->path, op, hint);
+	if (hint)
+		warnx("%s: cannot %s: %s", w->path, op, hint);
 	else
 		warnx("%s: cannot %s: %s", w->path, op, strerror(err));
-}
-
-/* What makes a filesystem of this type keep project ids. */
-static const char *projid_howto(const char *fstype)
-{
-	if (!strcmp(fstype, "ext4") || !strcmp(fstype, "ext3") ||
-	    !strcmp(fstype, "ext2"))
-		return "make it with mkfs.ext4 -O project -I 256, or add them with tune2fs -O project while it is unmounted";
-	if (!strcmp(fstype, "f2fs"))
-		return "make it with mkfs.f2fs -O extra_attr,project_quota";
-	return "ext4 (-O project), XFS and f2fs (-O extra_attr,project_quota) keep them";
 }
 
 /*
@@ -148,25 +123,12 @@ static const char *projid_howto(const char *fstype)
  */
 static void no_projids(struct walk *w, int fd, const char *op)
 {
-	char *target, *fstype;
+	char msg[512];
 
 	w->failed = true;
 	w->stop = true;
-	if (qfd_mnt_of_fd(fd, &target, &fstype)) {
-		warnx("%s: cannot %s: its filesystem has no project ids: %s",
-		      w->path, op, projid_howto(""));
-		return;
-	}
-	warnx("%s: cannot %s: %s (%s) has no project ids: %s", w->path, op,
-	      target, fstype, projid_howto(fstype));
-	free(target);
-	free(fstype);
-}
-
-/* EOPNOTSUPP from FSSETXATTR, ENOTTY where there is no such ioctl */
-static bool no_projids_err(const struct walk *w, int err)
-{
-	return !w->took_ids && (err == EOPNOTSUPP || err == ENOTTY);
+	qfd_projid_nosupport_msg(msg, sizeof(msg), fd);
+	warnx("%s: cannot %s: %s", w->path, op, msg);
 }
 
 static int show_row(struct walk *w, const struct stat *st,
@@ -199,70 +161,6 @@ static int show_row(struct walk *w, const struct stat *st,
 	return qfd_out_add(w->out, v);
 }
 
-/*
- * Put back what a refused FS_IOC_FSSETXATTR left: ext4 and f2fs write the
- * flags and then the id, and return the id's error with the flags already
- * written (the inherit flag set, the id not).  Read back, and write the old
- * attributes only where they differ, so that a filesystem that changed
- * nothing is not written to again.
- */
-static void undo(struct walk *w, int fd, const struct fsxattr *old)
-{
-	struct fsxattr now, back = *old;
-
-	memset(&now, 0, sizeof(now));
-	if (!ioctl(fd, FS_IOC_FSGETXATTR, &now) &&
-	    now.fsx_xflags == old->fsx_xflags &&
-	    now.fsx_projid == old->fsx_projid)
-		return;
-	if (ioctl(fd, FS_IOC_FSSETXATTR, &back))
-		warn("%s: cannot put back its inherit flag and project %u",
-		     w->path, old->fsx_projid);
-}
-
-/* Write want over old; returns 0, or errno after undoing what it left. */
-static int set_attr(struct walk *w, int fd, const struct fsxattr *old,
-		    const struct fsxattr *want)
-{
-	struct fsxattr fa = *want;
-	int err;
-
-	if (!ioctl(fd, FS_IOC_FSSETXATTR, &fa)) {
-		if (want->fsx_projid)
-			w->took_ids = true;
-		return 0;
-	}
-	err = errno;
-	undo(w, fd, old);
-	return err;
-}
-
-/*
- * Give the inode want's id and flags.  Until the filesystem has shown that
- * it keeps project ids, the id goes first, alone, with the flags as they
- * are: ext4 and f2fs refuse an id they cannot keep (no project feature)
- * only after they have applied the flags, so with the flags unchanged that
- * refusal leaves nothing behind, and the walk has touched nothing when it
- * stops.  XFS always keeps project ids and checks the id before its
- * transaction changes anything, so there the first call simply succeeds.
- * Then the flags.  Returns 0 or errno.
- */
-static int change(struct walk *w, int fd, const struct fsxattr *old,
-		  const struct fsxattr *want)
-{
-	struct fsxattr id_only = *old;
-	int err;
-
-	if (!w->took_ids && old->fsx_projid != want->fsx_projid &&
-	    old->fsx_xflags != want->fsx_xflags) {
-		id_only.fsx_projid = want->fsx_projid;
-		err = set_attr(w, fd, old, &id_only);
-		if (err)
-			return err;
-	}
-	return set_attr(w, fd, old, want);
-}
-
 /* Show, set or clear the project of one open inode. */
 static int visit(struct walk *w, int fd, const struct stat *st)
 {
@@ -273,33 +171,26 @@ static int visit(struct walk *w, int fd, const struct stat *st)
 	struct fsxattr fa, want;
 	int err;
 
-	memset(&fa, 0, sizeof(fa));
-	if (ioctl(fd, FS_IOC_FSGETXATTR, &fa)) {
-		err = errno;
-		if (no_projids_err(w, err))
+	err = qfd_projid_get(&w->ids, fd, &fa);
+	if (err) {
+		if (qfd_projid_unsupported(&w->ids, err))
 			no_projids(w, fd, op);
 		else
 			path_err(w, err, "read the project");
 		return 0;
 	}
-	if (fa.fsx_projid)
-		w->took_ids = true;
 	if (w->act == ACT_SHOW)
 		return show_row(w, st, &fa);
 
-	want = fa;
-	want.fsx_projid = w->projid;
-	want.fsx_xflags = fa.fsx_xflags & ~FS_XFLAG_PROJINHERIT;
-	if (dir && w->act == ACT_SET)
-		want.fsx_xflags |= FS_XFLAG_PROJINHERIT;
+	qfd_projid_want(&fa, w->projid, dir && w->act == ACT_SET, &want);
 	/* idempotent: an inode that already is as asked is not written */
 	if (fa.fsx_projid == want.fsx_projid &&
 	    fa.fsx_xflags == want.fsx_xflags) {
 		w->nunchanged++;
 		return 0;
 	}
-	err = change(w, fd, &fa, &want);
-	if (err && no_projids_err(w, err))
+	err = qfd_projid_change(&w->ids, fd, &fa, &want, w->path);
+	if (err && qfd_projid_unsupported(&w->ids, err))
 		no_projids(w, fd, op);
 	else if (err)
 		path_err(w, err, op);
@@ -308,31 +199,20 @@ static int visit(struct walk *w, int fd, const struct stat *st)
 	return 0;
 }
 
-/*
- * The entry fts stands on, opened relative to the directory fts is in:
- * not through a symbolic link, never blocking on whatever replaced it, and
- * only if it is still the inode fts saw.  Visited; returns 0 or -ENOMEM.
- */
+/* The entry fts stands on, visited; returns 0 or -ENOMEM. */
 static int visit_entry(struct walk *w, FTSENT *e, bool follow)
 {
 	struct stat st;
 	int fd, rc;
 
-	fd = open(e->fts_accpath, O_RDONLY | O_NONBLOCK | O_NOCTTY | O_CLOEXEC |
-		  (follow ? 0 : O_NOFOLLOW));
+	fd = qfd_projid_open_entry(e, follow, &st);
+	if (fd == -ESTALE)
+		return 0;
 	if (fd < 0) {
-		path_err(w, errno, "open");
+		path_err(w, -fd, "open");
 		return 0;
 	}
-	if (fstat(fd, &st)) {
-		path_err(w, errno, "read");
-		rc = 0;
-	} else if (st.st_ino != e->fts_statp->st_ino ||
-		   st.st_dev != e->fts_statp->st_dev) {
-		rc = 0;		/* replaced while we looked: not what we saw */
-	} else {
-		rc = visit(w, fd, &st);
-	}
+	rc = visit(w, fd, &st);
 	close(fd);
 	return rc;
 }
@@ -400,7 +280,8 @@ static int walk_top(struct walk *w, const char *path)
 	if (!fts)
 		return -errno;
 	/* each path may be on another filesystem */
-	w->took_ids = w->stop = false;
+	memset(&w->ids, 0, sizeof(w->ids));
+	w->stop = false;
 	while (!rc && !w->stop) {
 		errno = 0;	/* fts_read() ends with NULL, and errno on error */
 		e = fts_read(fts);

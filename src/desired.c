@@ -27,6 +27,9 @@ const char *const qfd_want_type_key[QFD_NTYPES] = { "user", "group", "project" }
 const char *const qfd_want_lim_key[QFD_NLIMITS] = {
 	"space-soft", "space-hard", "files-soft", "files-hard",
 };
+const char *const qfd_want_timer_key[QFD_NTIMERS] = {
+	"space-grace-ends", "files-grace-ends",
+};
 static const char *const grace_key[QFD_NTIMERS] = { "space", "files" };
 
 struct parser {
@@ -172,6 +175,26 @@ static void parse_grace(struct parser *p, json_object *o, struct qfd_want_type *
 	}
 }
 
+/*
+ * A running grace time: when it ends, in seconds since the epoch, as the
+ * kernel keeps it.  Absolute, not "time left", so that the same document
+ * applied twice sets the same deadline and the second run changes nothing.
+ */
+static bool get_deadline(struct parser *p, json_object *o, int64_t *v)
+{
+	uint64_t u;
+
+	if (!get_uint(p, o, &u))
+		return false;
+	if (!u || u > QFD_DEADLINE_MAX) {
+		bad(p, "must be a time in seconds since 1970 (UTC), from 1 to %lld",
+		    (long long)QFD_DEADLINE_MAX);
+		return false;
+	}
+	*v = (int64_t)u;
+	return true;
+}
+
 /* "alice", "#2001", or 2001: the id, or false (reported). */
 static bool get_who(struct parser *p, json_object *o, int type, char *who,
 		    size_t len, uint32_t *id)
@@ -199,10 +222,10 @@ static bool get_who(struct parser *p, json_object *o, int type, char *who,
 
 /* The fields of one limits item; false when any was bad (reported). */
 static bool parse_fields(struct parser *p, json_object *o, uint64_t *lim,
-			 unsigned int *asked, unsigned int *rel)
+			 int64_t *timer, unsigned int *asked, unsigned int *rel)
 {
 	bool ok = true;
-	int i, dir;
+	int i, t, dir;
 
 	json_object_object_foreach(o, key, val) {
 		size_t n = enter(p, key, 0);
@@ -210,10 +233,18 @@ static bool parse_fields(struct parser *p, json_object *o, uint64_t *lim,
 		for (i = 0; i < QFD_NLIMITS; i++)
 			if (!strcmp(key, qfd_want_lim_key[i]))
 				break;
+		for (t = 0; t < QFD_NTIMERS; t++)
+			if (!strcmp(key, qfd_want_timer_key[t]))
+				break;
 		if (!strcmp(key, "who")) {
 			/* read by the caller */
+		} else if (t < QFD_NTIMERS) {
+			if (get_deadline(p, val, &timer[t]))
+				*asked |= QFD_SET_SPACE_TIMER << t;
+			else
+				ok = false;
 		} else if (i == QFD_NLIMITS) {
-			bad(p, "unknown key: an item has \"who\", \"space-soft\", \"space-hard\", \"files-soft\", \"files-hard\"");
+			bad(p, "unknown key: an item has \"who\", \"space-soft\", \"space-hard\", \"files-soft\", \"files-hard\", \"space-grace-ends\", \"files-grace-ends\"");
 			ok = false;
 		} else if (get_limit(p, val, i, &lim[i], &dir)) {
 			*asked |= 1u << i;
@@ -239,6 +270,7 @@ static int parse_item(struct parser *p, json_object *o, int type,
 		      struct qfd_setlist *l)
 {
 	uint64_t lim[QFD_NLIMITS] = { 0 };
+	int64_t timer[QFD_NTIMERS] = { 0 };
 	unsigned int asked = 0, rel[2] = { 0, 0 };	/* -N, +N */
 	struct qfd_setreq *r;
 	json_object *jwho;
@@ -253,9 +285,14 @@ static int parse_item(struct parser *p, json_object *o, int type,
 		bad(p, "no \"who\": name the user, group or project");
 		return 0;
 	}
-	ok = parse_fields(p, o, lim, &asked, rel);
+	ok = parse_fields(p, o, lim, timer, &asked, rel);
 	n = enter(p, "who", 0);
 	ok = get_who(p, jwho, type, who, sizeof(who), &id) && ok;
+	/* XFS keeps the grace periods of everyone in id 0's timers */
+	if (ok && !id && (asked & (QFD_SET_SPACE_TIMER | QFD_SET_FILES_TIMER))) {
+		bad(p, "id 0 has no grace time of its own (its timers are the grace periods: \"grace\")");
+		ok = false;
+	}
 	leave(p, n);
 	if (!ok)
 		return 0;
@@ -263,6 +300,7 @@ static int parse_item(struct parser *p, json_object *o, int type,
 	if (!r)
 		return -ENOMEM;
 	memcpy(r->lim, lim, sizeof(lim));
+	memcpy(r->timer, timer, sizeof(timer));
 	r->asked = (uint8_t)asked;
 	r->down = (uint8_t)rel[0];
 	r->up = (uint8_t)rel[1];
@@ -321,6 +359,83 @@ static int parse_type(struct parser *p, json_object *o, int type,
 	return 0;
 }
 
+/*
+ * A directory's path: relative to the filesystem's mount point, so that
+ * --path moves the document to another filesystem whole.
+ */
+static bool get_dir_path(struct parser *p, json_object *o, char **path)
+{
+	const char *s;
+
+	if (!want_type(p, o, json_type_string, "a directory, relative to the filesystem's mount point"))
+		return false;
+	s = json_object_get_string(o);
+	if (!*s || *s == '/') {
+		bad(p, "'%s': must be relative to the filesystem's mount point (\".\" for itself)", s);
+		return false;
+	}
+	*path = strdup(s);
+	return true;
+}
+
+/* One "project-dirs" item; false when it was bad (reported). */
+static bool parse_dir(struct parser *p, json_object *o, struct qfd_want_dir *d)
+{
+	char who[256];
+	bool ok = true, named = false;
+
+	if (!want_type(p, o, json_type_object, "an object: {\"path\": ..., \"project\": ...}"))
+		return false;
+	d->inherit = true;
+	json_object_object_foreach(o, key, val) {
+		size_t n = enter(p, key, 0);
+
+		if (!strcmp(key, "path"))
+			ok = get_dir_path(p, val, &d->path) && ok;
+		else if (!strcmp(key, "project"))
+			ok = (named = get_who(p, val, QFD_PRJ, who, sizeof(who), &d->projid)) && ok;
+		else if (strcmp(key, "inherit")) {
+			bad(p, "unknown key: a project directory has \"path\", \"project\", \"inherit\"");
+			ok = false;
+		} else if (want_type(p, val, json_type_boolean, "true or false")) {
+			d->inherit = json_object_get_boolean(val);
+		} else {
+			ok = false;
+		}
+		leave(p, n);
+	}
+	if (!d->path && ok)
+		bad(p, "no \"path\": name the directory");
+	if (!named && ok)
+		bad(p, "no \"project\": name the project (0 for none)");
+	return ok && d->path && named;
+}
+
+static int parse_dirs(struct parser *p, json_object *o, struct qfd_want_fs *f)
+{
+	size_t i, n, len;
+
+	if (!want_type(p, o, json_type_array, "an array of directories"))
+		return 0;
+	len = json_object_array_length(o);
+	f->dirs = calloc(len ? len : 1, sizeof(*f->dirs));
+	if (!f->dirs)
+		return -ENOMEM;
+	for (i = 0; i < len; i++) {
+		struct qfd_want_dir *d = &f->dirs[f->ndirs];
+
+		n = enter(p, NULL, i);
+		if (parse_dir(p, json_object_array_get_idx(o, i), d)) {
+			f->ndirs++;
+		} else {
+			free(d->path);
+			memset(d, 0, sizeof(*d));
+		}
+		leave(p, n);
+	}
+	return 0;
+}
+
 static int parse_fs(struct parser *p, json_object *o, struct qfd_want_fs *f)
 {
 	int rc = 0, i;
@@ -339,8 +454,10 @@ static int parse_fs(struct parser *p, json_object *o, struct qfd_want_fs *f)
 				rc = -ENOMEM;
 		} else if (i < QFD_NTYPES) {
 			rc = parse_type(p, val, i, &f->t[i]);
+		} else if (!strcmp(key, "project-dirs")) {
+			rc = parse_dirs(p, val, f);
 		} else {
-			bad(p, "unknown key: a filesystem has \"path\", \"user\", \"group\", \"project\"");
+			bad(p, "unknown key: a filesystem has \"path\", \"user\", \"group\", \"project\", \"project-dirs\"");
 		}
 		leave(p, n);
 		if (rc)
@@ -489,11 +606,14 @@ int qfd_want_parse(struct qfd_want *w, const char *buf, size_t len,
 
 void qfd_want_free(struct qfd_want *w)
 {
-	size_t i;
+	size_t i, n;
 	int t;
 
 	for (i = 0; i < w->nfs && w->fs; i++) {
 		free(w->fs[i].path);
+		for (n = 0; n < w->fs[i].ndirs; n++)
+			free(w->fs[i].dirs[n].path);
+		free(w->fs[i].dirs);
 		for (t = 0; t < QFD_NTYPES; t++)
 			qfd_setlist_free(&w->fs[i].t[t].list);
 	}

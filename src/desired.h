@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
  * The desired state of 'qfd apply' (and what 'qfd dump' writes): which quota
- * types are enforced, grace periods and limits per id, per filesystem.  The
+ * types are enforced, grace periods and limits per id, and the project of
+ * directories, per filesystem.  The
  * document is JSON, read with json-c; qfd-apply(8) has the schema.
  *
  * Parsing resolves every name and checks every value before a single quota
@@ -28,9 +29,18 @@ struct qfd_want_type {
 	struct qfd_setlist list;	/* limits: lim[], asked (null -> 0) */
 };
 
+/* A project directory: the project its inode carries, the inherit flag. */
+struct qfd_want_dir {
+	char *path;		/* relative to the filesystem's mount point */
+	uint32_t projid;	/* 0: none */
+	bool inherit;
+};
+
 struct qfd_want_fs {
 	char *path;
 	struct qfd_want_type t[QFD_NTYPES];
+	struct qfd_want_dir *dirs;	/* "project-dirs" */
+	size_t ndirs;
 };
 
 struct qfd_want {
@@ -54,5 +64,7 @@ void qfd_want_free(struct qfd_want *w);
 extern const char *const qfd_want_type_key[QFD_NTYPES];
 /* "space-soft", ...: the keys of a limit, in QFD_LIM_* order. */
 extern const char *const qfd_want_lim_key[QFD_NLIMITS];
+/* "space-grace-ends", "files-grace-ends": a running grace time's end. */
+extern const char *const qfd_want_timer_key[QFD_NTIMERS];
 
 #endif

@@ -27,7 +27,7 @@ static const struct qfd_cmd commands[] = {
 	  "set space and file limits" },
 	{ "apply", cmd_apply, "[--check] [--diff] [-J] [options] FILE|-",
 	  "bring quotas to the state a JSON document describes" },
-	{ "dump", cmd_dump, "[-ugp] PATH",
+	{ "dump", cmd_dump, "[-ugp] [--project-dirs] PATH",
 	  "write a filesystem's quota state as a document for apply" },
 	{ "report", cmd_report, "[-ugp] [options] [-a | PATH...]",
 	  "list every id with a quota entry" },

@@ -301,6 +301,20 @@ uint64_t qf_limit_unit(const struct qfd_fs *fs)
 	return QFD_LIMIT_UNIT;
 }
 
+/*
+ * XFS with big timestamps (mkfs.xfs's default since xfsprogs 5.15) keeps
+ * a grace deadline in 4-second steps on disk, rounded up, though the
+ * in-memory dquot has the exact second until the next mount.  Without
+ * big timestamps it keeps seconds, and a deadline in steps of 4 is kept
+ * as it is: so on XFS every deadline is set in steps of 4.
+ */
+int64_t qf_round_timer(const struct qfd_fs *fs, int64_t t)
+{
+	if (fs->fstype && !strcmp(fs->fstype, "xfs") && t % 4)
+		return t + 4 - t % 4;
+	return t;
+}
+
 int qf_state(struct qfd_fs *fs, int type, struct qfd_state *st)
 {
 	static const uint16_t acct[QFD_NTYPES] = {

@@ -46,6 +46,8 @@ struct qfd_state {
  * stays far below.
  */
 #define QFD_GRACE_MAX	UINT32_MAX
+/* The latest grace deadline a document may name: what 40 bits hold. */
+#define QFD_DEADLINE_MAX	((INT64_C(1) << 39) - 1)
 
 /* The kernel keeps block limits in 1 KiB units: limits are rounded up. */
 #define QFD_LIMIT_UNIT	1024ULL
@@ -58,6 +60,8 @@ static inline uint64_t qf_round_limit(uint64_t bytes)
 
 /* The unit fs keeps space limits in (a multiple of QFD_LIMIT_UNIT). */
 uint64_t qf_limit_unit(const struct qfd_fs *fs);
+/* A grace deadline t (> 0) as fs will keep it across a remount. */
+int64_t qf_round_timer(const struct qfd_fs *fs, int64_t t);
 
 int qf_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq);
 /* The first id >= id that has an entry; -ENOENT past the last one. */

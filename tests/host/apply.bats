@@ -33,7 +33,7 @@ refused() {
 	item '{"who": "root", "files-soft": -1}'
 	refused 'filesystems[0].user.limits[0].files-soft: must be a whole number of at least 0, or a string such as "10G"'
 	item '{"who": "root", "space-hrad": 1}'
-	refused 'filesystems[0].user.limits[0].space-hrad: unknown key: an item has "who", "space-soft", "space-hard", "files-soft", "files-hard"'
+	refused 'filesystems[0].user.limits[0].space-hrad: unknown key: an item has "who", "space-soft", "space-hard", "files-soft", "files-hard", "space-grace-ends", "files-grace-ends"'
 	item '{"who": "qfd-no-such-user", "space-hard": 1}'
 	refused "filesystems[0].user.limits[0].who: unknown user 'qfd-no-such-user'"
 	item '{"space-hard": 1}'
@@ -46,6 +46,19 @@ refused() {
 	item '{"who": "root", "space-hard": 0}'
 	refused 'filesystems[0].user.limits[0].space-hard: 0 is not a limit (the kernel reads it as none): write null for no limit'
 	item '{"who": "root", "space-hard": null, "files-hard": "10k"}'
+	run "$QFD" apply "$F"
+	[ "$status" -eq 1 ]
+	[ "$output" = "qfd: /proc: proc has no quota support in this kernel" ]
+}
+
+@test "apply: a grace time's end is seconds since 1970, not id 0's" {
+	item '{"who": "root", "space-grace-ends": "7d"}'
+	refused 'filesystems[0].user.limits[0].space-grace-ends: must be a whole number of at least 0, or a string such as "10G"'
+	item '{"who": "root", "files-grace-ends": 0}'
+	refused 'filesystems[0].user.limits[0].files-grace-ends: must be a time in seconds since 1970 (UTC), from 1 to 549755813887'
+	item '{"who": 0, "space-grace-ends": 1800000000}'
+	refused 'filesystems[0].user.limits[0].who: id 0 has no grace time of its own (its timers are the grace periods: "grace")'
+	item '{"who": "#1", "space-grace-ends": 1800000000, "files-grace-ends": 1800000001}'
 	run "$QFD" apply "$F"
 	[ "$status" -eq 1 ]
 	[ "$output" = "qfd: /proc: proc has no quota support in this kernel" ]
@@ -110,4 +123,36 @@ refused() {
 	[ "$status" -eq 1 ]
 	item '{"who": "root", "files-hard": "--3"}'
 	refused "filesystems[0].user.limits[0].files-hard: '--3': not a count (examples: 1000, 10k, 2.5m; null for no limit)"
+}
+
+# dirs JSON: a document with project-dirs on /proc, which has no project
+# ids: the plan refuses every item, so nothing is ever written on the host
+dirs() {
+	printf '{"filesystems": [{"path": "/proc", "project-dirs": %s}]}\n' "$1" >"$F"
+}
+
+@test "apply: project-dirs items are checked, each bad one named; /proc keeps no project ids" {
+	dirs '[{"path": "/abs", "project": 1}]'
+	refused "filesystems[0].project-dirs[0].path: '/abs': must be relative to the filesystem's mount point (\".\" for itself)"
+	dirs '[{"path": "x", "project": "qfd-no-such-project"}]'
+	refused "filesystems[0].project-dirs[0].project: unknown project 'qfd-no-such-project': not in /etc/projid; use a number or add it there"
+	dirs '[{"path": "x", "project": 1, "inherit": 1}]'
+	refused 'filesystems[0].project-dirs[0].inherit: must be true or false'
+	dirs '[{"project": 1}]'
+	refused 'filesystems[0].project-dirs[0]: no "path": name the directory'
+	dirs '[{"path": "x"}]'
+	refused 'filesystems[0].project-dirs[0]: no "project": name the project (0 for none)'
+	dirs '[{"path": "x", "projet": 1}]'
+	refused 'filesystems[0].project-dirs[0].projet: unknown key: a project directory has "path", "project", "inherit"'
+	dirs '{}'
+	refused 'filesystems[0].project-dirs: must be an array of directories'
+	# the plan: every item named, with the mount point, then nothing changed
+	dirs '[{"path": ".", "project": 1}, {"path": "self", "project": 2}, {"path": "qfd-none", "project": 3}]'
+	run "$QFD" --debug apply "$F"
+	[ "$status" -eq 2 ] || { echo "exit $status: $output"; false; }
+	[ "${lines[0]}" = "qfd: /proc: project directory .: /proc (proc) has no project ids: ext4 (-O project), XFS and f2fs (-O extra_attr,project_quota) keep them" ]
+	[ "${lines[1]}" = "qfd: /proc: project directory self: not a directory (symbolic links are not followed)" ]
+	[ "${lines[2]}" = "qfd: /proc: project directory qfd-none: no such directory" ]
+	[ "${lines[3]}" = "qfd: $F: nothing was changed" ]
+	[ "${#lines[@]}" -eq 4 ]
 }

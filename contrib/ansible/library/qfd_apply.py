@@ -39,8 +39,11 @@ options:
 
 
 def item_key(item):
-    """One name per item, for the diff: "/srv user alice", "/srv group grace"."""
+    """One name per item, for the diff: "/srv user alice", "/srv group grace",
+    "/srv project directory www" (a project directory names its path)."""
     who = item.get("who")
+    if "dir" in item:
+        who = "directory " + item["dir"]
     return " ".join(str(x) for x in (item["path"], item["type"],
                                       who if who is not None else item["item"]))
 

@@ -236,3 +236,151 @@ state_of() {
 	fi
 	awk '{ print "#" $1, "0 0 0 0" }' <(seq 100000 119999) | "$QFD" set -q --batch - "$x"
 }
+
+# ends MNT ID: the "space-grace-ends" qfd dump writes for user ID (or "null")
+ends() {
+	"$QFD" dump -u "$1" | jq ".filesystems[0].user.limits[] | select(.who == $2) | .\"space-grace-ends\""
+}
+
+@test "dump writes a running grace time as its end; apply sets it back (ext4, XFS), --check writes nothing, a re-run changes nothing" {
+	local e=$QFD_SCRATCH/e x=$QFD_SCRATCH/x m t now
+	for m in "$e" "$x"; do
+		"$QFD" set -q "$m" --grace-space 2h
+		"$QFD" set -q "$m" qfdu3 --bsoft 8K --bhard 10M --isoft 0 --ihard 0
+		write_bytes "$m/over3" 40960 qfdu3
+		"$QFD" set -q "$m" qfdu2 --bsoft 8M --bhard 10M --isoft 0 --ihard 0
+	done
+	now=$(date +%s)
+	"$QFD" dump -u "$e" >"$D/grace.json"
+	t=$(jq '.filesystems[0].user.limits[] | select(.who == 2003) | ."space-grace-ends"' "$D/grace.json")
+	# the grace period of 2 hours started when qfdu3 wrote over 8K
+	[ "$t" -gt $((now + 7000)) ] && [ "$t" -le $((now + 7200)) ] || { echo "now $now, ends $t"; false; }
+	# qfdu2 is under its soft limit: no grace time runs, none is written
+	jq -e '.filesystems[0].user.limits[] | select(.who == 2002) |
+	       has("space-grace-ends") or has("files-grace-ends") | not' "$D/grace.json"
+
+	# another deadline; --check names the change and writes nothing
+	"$QFD" set -q "$e" qfdu3 --grace-time 1h
+	local moved
+	moved=$(ends "$e" 2003)
+	[ "$moved" -lt "$t" ]
+	run "$QFD" apply --check --diff --exit-changed "$D/grace.json"
+	[ "$status" -eq 4 ] || { echo "$status $output"; false; }
+	[[ $output == *"would change user #2003 (2003) on $e: space-grace-ends $(date -u -d @"$moved" +%FT%TZ) -> $(date -u -d @"$t" +%FT%TZ)"* ]] ||
+		{ echo "$output"; false; }
+	[ "$(ends "$e" 2003)" = "$moved" ]
+	run "$QFD" apply -J "$D/grace.json"
+	[ "$status" -eq 0 ] || { echo "$status $output"; false; }
+	jq -e --argjson t "$t" --argjson m "$moved" '.changed and
+	       (.items[] | select(.item == "limits" and .id == 2003) |
+	        .result == "changed" and .old."space-grace-ends" == $m and .new."space-grace-ends" == $t)' <<<"$output" ||
+		{ echo "$output"; false; }
+	[ "$(ends "$e" 2003)" = "$t" ]
+	run "$QFD" apply -J --exit-changed "$D/grace.json"
+	[ "$status" -eq 0 ] || { echo "$status $output"; false; }
+	jq -e '.changed == false' <<<"$output"
+
+	# onto XFS, where qfdu3 is over its soft limit too: the same deadline,
+	# rounded up to the 4-second steps XFS keeps on disk (big timestamps),
+	# so that after a remount a re-run still changes nothing
+	# (a deadline of 4k + 1 seconds, which XFS cannot keep as it is)
+	local t1=$((t - t % 4 + 1)) t4
+	t4=$((t1 + 3))
+	jq --argjson t1 "$t1" '(.filesystems[0].user.limits[] | select(.who == 2003) |
+	                        ."space-grace-ends") = $t1' "$D/grace.json" >"$D/grace-x.json"
+	"$QFD" set -q "$x" qfdu3 --grace-time 1h
+	[ "$(ends "$x" 2003)" != "$t4" ]
+	"$QFD" apply -q --path "$x" "$D/grace-x.json"
+	[ "$(ends "$x" 2003)" = "$t4" ]
+	fs_umount x
+	fs_mount x
+	[ "$(ends "$x" 2003)" = "$t4" ] || { echo "after a remount: $(ends "$x" 2003), not $t4"; false; }
+	run "$QFD" apply -J --path "$x" "$D/grace-x.json"
+	jq -e '.changed == false' <<<"$output" || { echo "$output"; false; }
+	"$QFD" set -q "$x" --grace-space 7d
+	"$QFD" set -q "$e" --grace-space 7d
+	rm -f "$e/over3" "$x/over3"
+}
+
+# dirs MNT: every directory below MNT with a project id, as 'qfd project
+# show' reads them back from the kernel: [{path, id, inherit}], sorted
+dirs_of() {
+	"$QFD" project show -r -J -o PATH,ID,INHERIT,TYPE "$1" |
+		jq -c --arg m "$1/" '[.projects[] | select(.type == "directory" and .id > 0) |
+		                      {path: (.path | ltrimstr($m)), id, inherit}] | sort_by(.path)'
+}
+
+@test "dump --project-dirs ext4 | apply onto a fresh XFS: the same project directories; --check and a bad item write nothing" {
+	local e=$QFD_SCRATCH/e x want
+	x=$(fs_xfs x3 -o pquota)
+	project_dir "$e/pd1" 4001
+	mkdir "$e/pd1/deep"			# inherits 4001 and the flag
+	mkdir -p "$e/pd2/sub" "$e/plain" "$x/plain"
+	"$QFD" project set -q "$e/pd2/sub" qfdp2
+	project_dir "$e/pd3" 4003
+	xfs_io -c "chattr -P" "$e/pd3"		# a project without the inherit flag
+	"$QFD" dump -p --project-dirs "$e" >"$D/dirs.json"
+	want='[{"path":"pd1","project":4001,"inherit":true},{"path":"pd1/deep","project":4001,"inherit":true},{"path":"pd2/sub","project":4002,"inherit":true},{"path":"pd3","project":4003,"inherit":false}]'
+	[ "$(jq -c '.filesystems[0]."project-dirs" | sort_by(.path)' "$D/dirs.json")" = "$want" ] ||
+		{ cat "$D/dirs.json"; false; }
+	[ "$(dirs_of "$e")" = '[{"path":"pd1","id":4001,"inherit":true},{"path":"pd1/deep","id":4001,"inherit":true},{"path":"pd2/sub","id":4002,"inherit":true},{"path":"pd3","id":4003,"inherit":false}]' ]
+
+	# the directories exist on XFS (as a copy of the data would make them)
+	mkdir -p "$x/pd1/deep" "$x/pd2/sub" "$x/pd3"
+	ln -s pd1 "$x/link"
+	# one bad item (a missing directory, a symbolic link) applies nothing
+	jq '.filesystems[0]."project-dirs" += [{"path": "missing", "project": 4001}, {"path": "link", "project": 4002}]' \
+		"$D/dirs.json" >"$D/dirs-bad.json"
+	run "$QFD" apply -J --path "$x" "$D/dirs-bad.json"
+	[ "$status" -eq 2 ] || { echo "$status $output"; false; }
+	[[ $output == *"qfd: $x: project directory missing: no such directory"* ]] || { echo "$output"; false; }
+	[[ $output == *"qfd: $x: project directory link: not a directory (symbolic links are not followed)"* ]] || { echo "$output"; false; }
+	[ "$(dirs_of "$x")" = '[]' ] || { dirs_of "$x"; false; }
+	[ "$(dirs_of "$x/pd1")" = '[]' ]
+
+	run "$QFD" apply --check --diff --exit-changed --path "$x" "$D/dirs.json"
+	[ "$status" -eq 4 ] || { echo "$status $output"; false; }
+	[[ $output == *"would change project directory pd3 on $x: project 0 -> 4003"$'\n'* ]] || { echo "$output"; false; }
+	[[ $output == *"would change project directory pd1 on $x: project 0 -> 4001, inherit off -> on"* ]] || { echo "$output"; false; }
+	[ "$(dirs_of "$x")" = '[]' ]
+
+	run "$QFD" apply -J --path "$x" "$D/dirs.json"
+	[ "$status" -eq 0 ] || { echo "$status $output"; false; }
+	jq -e '.changed and ([.items[] | select(.item == "project-dir" and .result == "changed")] | length) == 4' <<<"$output" ||
+		{ echo "$output"; false; }
+	[ "$(dirs_of "$x")" = "$(dirs_of "$e")" ] || { dirs_of "$x"; false; }
+	# lsattr agrees: project 4003, and no inherit flag (P) on pd3
+	[[ $(lsattr -pd "$x/pd3") == " 4003 "*" $x/pd3" || $(lsattr -pd "$x/pd3") == "4003 "*" $x/pd3" ]] || { lsattr -pd "$x/pd3"; false; }
+	[[ $(lsattr -pd "$x/pd3" | awk '{ print $2 }') != *P* ]]
+	[[ $(lsattr -pd "$x/pd1" | awk '{ print $2 }') == *P* ]]
+	run "$QFD" apply -J --exit-changed --path "$x" "$D/dirs.json"
+	[ "$status" -eq 0 ] || { echo "$status $output"; false; }
+	jq -e '.changed == false' <<<"$output"
+	# a new directory below an applied one inherits its project there too
+	mkdir "$x/pd1/new"
+	[ "$("$QFD" project show -J "$x/pd1/new" | jq '.projects[0].id')" = 4001 ]
+}
+
+@test "apply: a filesystem without project ids refuses a directory: the one written before it is put back; one line, exit 1" {
+	local x=$QFD_SCRATCH/x n
+	n=$(fs_ext4_noproject np)
+	mkdir -p "$x/pb1" "$n/pb2"
+	"$QFD" set -q "$n" qfdu1 --ihard 0
+	cat >"$D/noproj.json" <<-EOT
+	{ "filesystems": [
+	  { "path": "$x", "project-dirs": [ { "path": "pb1", "project": "qfdp1" } ] },
+	  { "path": "$n", "project-dirs": [ { "path": "pb2", "project": 4002 } ],
+	    "user": { "limits": [ { "who": "qfdu1", "files-hard": 77 } ] } } ] }
+	EOT
+	run --separate-stderr "$QFD" apply -J "$D/noproj.json"
+	[ "$status" -eq 1 ] || { echo "status $status: $output / $stderr"; false; }
+	[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$stderr"; false; }
+	[ "$stderr" = "qfd: $n: cannot set the project of directory pb2: $n (ext4) has no project ids: make it with mkfs.ext4 -O project -I 256, or add them with tune2fs -O project while it is unmounted; the 1 change written before it was put back: nothing was changed" ] ||
+		{ echo "$stderr"; false; }
+	jq -e '.changed == false and .failed and
+	       ([.items[] | select(.result == "error")] | length) == 1 and
+	       (.items[] | select(.result == "error") | .dir == "pb2")' <<<"$output" || { echo "$output"; false; }
+	# pb1 was assigned, then put back; the limit after them was never written
+	[ "$("$QFD" project show -J "$x/pb1" | jq -c '.projects[0] | [.id, .inherit]')" = "[0,false]" ]
+	[ "$(lim "$n" -u qfdu1)" = "0 0 0 0" ]
+}

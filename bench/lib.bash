@@ -1,0 +1,57 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# bench/lib.bash: what the benchmark scripts that make their own
+# filesystems share.  Sourced with TOP (the tree) and ME (the script, as
+# bench/NAME.sh) set.
+
+die() {
+	echo "$ME: error: $*" >&2
+	exit 1
+}
+note() { echo "$ME: $(date -u +%T) $*" >&2; }
+
+# bench_enter ARGS...: on the host, run the script inside the test VM
+# (tests/vm/run), since the host's kernel cannot do quotas; in the VM,
+# refuse to go on unless / is the VM's throw-away overlay.
+bench_enter() {
+	if [[ ${QFD_VM:-} != 1 ]]; then
+		cd "$TOP"
+		exec tests/vm/run --timeout "${QFD_BENCH_TIMEOUT:-3600}" -- "$ME" "$@"
+	fi
+	[[ $(findmnt -n -o FSTYPE /) == overlay ]] ||
+		die "QFD_VM=1 but / is not the test VM's overlay; refusing to make loop devices here"
+}
+
+# bench_setup DIR TOOL...: QFD (QFD_BENCH_QFD, default src/qfd, made
+# absolute), qfd and every TOOL found, and the work directory W=DIR with
+# an empty results file RES
+bench_setup() {
+	local t
+	QFD=${QFD_BENCH_QFD:-$TOP/src/qfd}
+	[[ $QFD == /* ]] || QFD=$TOP/$QFD
+	W=$1
+	shift
+	for t in "$QFD" "$@"; do
+		command -v "$t" >/dev/null || die "$t not found (see the list of packages above)"
+	done
+	mkdir -p "$W"
+	RES=$W/results
+	: >"$RES"
+}
+
+# fs_make TYPE: a 1 GiB ext4 (quota feature) or XFS with user quotas on a
+# loop device in $W, mounted at $W/TYPE; prints "DEV MNT"
+fs_make() {
+	local type=$1 img=$W/$1.img mnt=$W/$1 dev
+	truncate -s 1G "$img"
+	case $type in
+	ext4) mkfs.ext4 -q -F -O quota -E quotatype=usrquota "$img" ;;
+	xfs) mkfs.xfs -q -f "$img" ;;
+	esac
+	dev=$(losetup -f --show "$img")
+	mkdir -p "$mnt"
+	case $type in
+	ext4) mount -o usrquota "$dev" "$mnt" ;;
+	xfs) mount -o uquota "$dev" "$mnt" ;;
+	esac
+	echo "$dev $mnt"
+}
