@@ -18,7 +18,7 @@ BUILD_DEPS="$BUILD_DEPS prometheus"
 # contrib/ansible: the VM suite apply.bats runs its module with ansible-playbook
 BUILD_DEPS="$BUILD_DEPS ansible-core"
 # Building the kernel patches in kernel/
-BUILD_DEPS="$BUILD_DEPS bc bison flex binutils libelf-dev libssl-dev perl python3 xz-utils patch git debian-archive-keyring gcc-aarch64-linux-gnu"
+BUILD_DEPS="$BUILD_DEPS bc bison flex binutils libelf-dev libssl-dev perl python3 xz-utils patch git debian-archive-keyring gcc-aarch64-linux-gnu ccache"
 
 usage() {
 	echo "Usage: $0 [--install-deps]"

@@ -54,7 +54,7 @@ REFRESH_DAYS=7
 
 # Debian packages the check needs on a fresh Debian 12 machine.
 DEB_PKGS="build-essential bc bison flex libssl-dev libelf-dev perl patch
-	xz-utils binutils apt debian-archive-keyring gcc-aarch64-linux-gnu"
+	xz-utils binutils apt debian-archive-keyring gcc-aarch64-linux-gnu ccache"
 # arm64's tools, from gcc-aarch64-linux-gnu (and the binutils it brings)
 ARM64_CROSS=aarch64-linux-gnu-
 
@@ -367,18 +367,18 @@ X86_OBJS="fs/quota/quota.o kernel/sys_ni.o arch/x86/entry/syscall_64.o
 step_build() {
 	local blog=$WORK/build-defconfig.log
 	cd "$SRC" || return 1
-	make -s O="$OUT" defconfig || return 1
+	"${KMAKE[@]}" -s O="$OUT" defconfig || return 1
 	# defconfig has IA32_EMULATION but not X86_X32: add it so that the
 	# x32 table is compiled too.
 	scripts/config --file "$OUT/.config" --enable X86_X32 || return 1
-	make -s O="$OUT" olddefconfig || return 1
+	"${KMAKE[@]}" -s O="$OUT" olddefconfig || return 1
 	grep -E '^CONFIG_(QUOTACTL|IA32_EMULATION|X86_X32|BLOCK)=y' "$OUT/.config"
 	for c in QUOTACTL IA32_EMULATION X86_X32 BLOCK; do
 		grep -q "^CONFIG_$c=y" "$OUT/.config" ||
 			{ echo "CONFIG_$c is not set"; return 1; }
 	done
 	# shellcheck disable=SC2086
-	make -j"$JOBS" O="$OUT" $X86_OBJS >"$blog" 2>&1
+	"${KMAKE[@]}" -j"$JOBS" O="$OUT" $X86_OBJS >"$blog" 2>&1
 	local rc=$?
 	cat "$blog"
 	[ $rc -eq 0 ] || return 1
@@ -447,15 +447,15 @@ step_verify_x86() {
 step_build_noblock() {
 	local blog=$WORK/build-noblock.log rc
 	cd "$SRC" || return 1
-	make -s O="$OUT_NOBLK" ARCH=i386 tinyconfig >/dev/null || return 1
+	"${KMAKE[@]}" -s O="$OUT_NOBLK" ARCH=i386 tinyconfig >/dev/null || return 1
 	scripts/config --file "$OUT_NOBLK/.config" --disable BLOCK \
 		--enable QUOTA --enable QUOTACTL || return 1
-	make -s O="$OUT_NOBLK" ARCH=i386 olddefconfig || return 1
+	"${KMAKE[@]}" -s O="$OUT_NOBLK" ARCH=i386 olddefconfig || return 1
 	grep -q '^CONFIG_QUOTACTL=y' "$OUT_NOBLK/.config" &&
 		grep -q '^CONFIG_X86_32=y' "$OUT_NOBLK/.config" &&
 		! grep -q '^CONFIG_BLOCK=y' "$OUT_NOBLK/.config" ||
 		{ echo "could not make an i386 QUOTACTL=y BLOCK=n config"; return 1; }
-	make -j"$JOBS" O="$OUT_NOBLK" ARCH=i386 fs/quota/quota.o >"$blog" 2>&1
+	"${KMAKE[@]}" -j"$JOBS" O="$OUT_NOBLK" ARCH=i386 fs/quota/quota.o >"$blog" 2>&1
 	rc=$?
 	cat "$blog"
 	[ $rc -eq 0 ] || return 1
@@ -475,7 +475,8 @@ ARM64_OBJS="fs/quota/quota.o kernel/sys_ni.o arch/arm64/kernel/sys.o
 
 step_build_arm64() {
 	local blog=$WORK/build-arm64.log rc c err=0
-	local -a mk=(make O="$OUT_ARM64" ARCH=arm64 CROSS_COMPILE="$ARM64_CROSS")
+	local -a mk=(make "HOSTCC=$KCC" "CC=$CCW${ARM64_CROSS}gcc"
+		O="$OUT_ARM64" ARCH=arm64 CROSS_COMPILE="$ARM64_CROSS")
 	cd "$SRC" || return 1
 	"${mk[@]}" -s defconfig || return 1
 	for c in QUOTACTL COMPAT BLOCK; do
@@ -545,8 +546,8 @@ step_other_arches() {
 	cd "$SRC" || return 1
 	# shellcheck disable=SC2016
 	printf '%s\n' $TBL_ARCHES | xargs -P "$JOBS" -I{} sh -c \
-		'make -s ARCH=$1 O="$2/hdr-$1" archheaders ||
-			{ echo "archheaders failed for $1"; exit 1; }' _ {} "$WORK" ||
+		'make -s ARCH=$1 O="$2/hdr-$1" HOSTCC="$3" archheaders ||
+			{ echo "archheaders failed for $1"; exit 1; }' _ {} "$WORK" "$KCC" ||
 		err=1
 
 	echo "== numbers seen by userspace (<asm/unistd.h>)"
@@ -659,6 +660,19 @@ step_other_arches() {
 
 mkdir -p "$BASE" && RUN=$(mktemp -d "$BASE/run.XXXXXX") ||
 	{ echo "cannot create a run directory in $BASE" >&2; exit 1; }
+# ccache, when installed (bootstrap.sh installs it), keeps the compiles of
+# an unchanged tree from one run to the next: the same objects and the
+# same warnings (it stores each compiler's stderr with its output, so
+# no_warnings still sees them), for a fraction of the CPU.  Every run
+# unpacks its tree in a directory of its own, hence the base directory
+# that makes the paths ccache hashes relative.  QFD_CCACHE=no compiles all.
+CCW=
+if [ "${QFD_CCACHE:-yes}" != no ] && command -v ccache >/dev/null 2>&1; then
+	CCW="ccache "
+	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$RUN CCACHE_MAXSIZE=2G
+fi
+KCC=${CCW}gcc
+KMAKE=(make "HOSTCC=$KCC" "CC=$KCC")
 WORK=$RUN/work
 LOGS=$RUN/logs
 SRC=$WORK/linux-source-5.10
