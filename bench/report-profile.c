@@ -1,0 +1,162 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+/*
+ * bench/report-profile.c: a benchmark driver, not a test.  It runs qfd's
+ * own "report" code (cmd-report.c, output.c, rows.c, units.c, ids.c,
+ * prom.c, linked unchanged) on the host, where the kernel cannot do
+ * quotas, over a synthetic stream of quota entries, so that perf or
+ * callgrind can show where qfd's time goes without the VM's noise and
+ * without TCG's slow system calls.
+ *
+ * What it replaces is only what talks to the kernel: qf_each() hands out
+ * QFD_PROFILE_IDS entries (default 100,000) shaped as bench/report.sh
+ * makes them (ids from 200000, 1 GiB / 2 GiB and 1000 / 2000 limits, one
+ * id in 100 owning one 4 KiB file), qf_state() says user quotas are on,
+ * and every PATH "opens" as an ext4 filesystem.  Names go through the
+ * host's real NSS, as qfd's would.
+ *
+ *     report-profile report [REPORT OPTIONS] PATH    qfd report, as is
+ *     report-profile floor                           one printf per entry
+ *
+ * "floor" is bench/floor.c's loop without the system call: the least a
+ * report that prints seven numbers per entry can cost here.  Build and
+ * run it with bench/profile.sh.
+ */
+#ifndef _GNU_SOURCE
+#define _GNU_SOURCE
+#endif
+#include <errno.h>
+#include <inttypes.h>
+#include <locale.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cmds.h"
+#include "ids.h"
+#include "mnt.h"
+#include "quota.h"
+
+bool qfd_debug;
+
+static uint32_t n_ids(void)
+{
+	const char *s = getenv("QFD_PROFILE_IDS");
+
+	return s ? (uint32_t)strtoul(s, NULL, 10) : 100000;
+}
+
+/* Entry i of the stream, as bench/report.sh sets them up. */
+static void make_dq(uint32_t i, struct qfd_dq *dq)
+{
+	memset(dq, 0, sizeof(*dq));
+	dq->id = 200000 + i;
+	dq->space_soft = 1ull << 30;
+	dq->space_hard = 2ull << 30;
+	dq->files_soft = 1000;
+	dq->files_hard = 2000;
+	if (i % 100 == 0) {
+		dq->space = 4096;
+		dq->files = 1;
+	}
+}
+
+int qf_each(struct qfd_fs *fs, int type, qf_each_fn fn, void *arg)
+{
+	uint32_t i, n = n_ids();
+	struct qfd_dq dq;
+	int rc;
+
+	(void)fs;
+	if (type != QFD_USR)
+		return -ESRCH;
+	for (i = 0; i < n; i++) {
+		make_dq(i, &dq);
+		rc = fn(&dq, arg);
+		if (rc)
+			return rc;
+	}
+	return 0;
+}
+
+int qf_state(struct qfd_fs *fs, int type, struct qfd_state *st)
+{
+	(void)fs;
+	memset(st, 0, sizeof(*st));
+	if (type != QFD_USR)
+		return -ESRCH;
+	st->accounting = st->enforcing = true;
+	st->space_grace = st->files_grace = 7 * 86400;
+	return 0;
+}
+
+int qfd_fs_open_list(char **paths, int npaths, bool all,
+		     struct qfd_fs **fss, size_t *nfs)
+{
+	int i;
+
+	(void)all;
+	*fss = calloc((size_t)npaths, sizeof(**fss));
+	if (!*fss)
+		return 1;
+	for (i = 0; i < npaths; i++) {
+		(*fss)[i].target = paths[i];
+		(*fss)[i].source = "/dev/loop0";
+		(*fss)[i].fstype = "ext4";
+		(*fss)[i].fd = -1;
+	}
+	*nfs = (size_t)npaths;
+	return 0;
+}
+
+void qfd_fs_free_list(struct qfd_fs *fss, size_t nfs)
+{
+	(void)nfs;
+	free(fss);
+}
+
+void qfd_usage_hint(const char *cmd)
+{
+	fprintf(stderr, "Try 'qfd %s --help' for more information.\n",
+		cmd ? cmd : "");
+}
+
+const struct qfd_cmd *qfd_find_cmd(const char *name)
+{
+	static const struct qfd_cmd report = {
+		"report", cmd_report, "[options] PATH", "the report being profiled"
+	};
+
+	return strcmp(name, "report") ? NULL : &report;
+}
+
+static int floor_loop(void)
+{
+	uint32_t i, n = n_ids();
+	struct qfd_dq d;
+
+	for (i = 0; i < n; i++) {
+		make_dq(i, &d);
+		printf("%" PRIu32 " %" PRIu64 " %" PRIu64 " %" PRIu64 " %" PRIu64
+		       " %" PRIu64 " %" PRIu64 "\n", d.id, d.space, d.space_soft,
+		       d.space_hard, d.files, d.files_soft, d.files_hard);
+	}
+	return 0;
+}
+
+int main(int argc, char **argv)
+{
+	int rc;
+
+	setlocale(LC_ALL, "");
+	if (argc >= 2 && !strcmp(argv[1], "floor"))
+		return floor_loop();
+	if (argc < 2 || strcmp(argv[1], "report")) {
+		fprintf(stderr, "usage: report-profile report [OPTIONS] PATH | floor\n");
+		return 2;
+	}
+	rc = cmd_report(argc - 1, argv + 1);
+	qfd_ids_free();
+	if (fflush(stdout) || ferror(stdout))
+		return 1;
+	return rc;
+}
