@@ -38,18 +38,34 @@
 
 bool qfd_debug;
 
-static uint32_t n_ids(void)
+static uint32_t env_u32(const char *name, uint32_t dflt)
 {
-	const char *s = getenv("QFD_PROFILE_IDS");
+	const char *s = getenv(name);
 
-	return s ? (uint32_t)strtoul(s, NULL, 10) : 100000;
+	return s ? (uint32_t)strtoul(s, NULL, 10) : dflt;
 }
 
-/* Entry i of the stream, as bench/report.sh sets them up. */
+static uint32_t n_ids(void)
+{
+	return env_u32("QFD_PROFILE_IDS", 100000);
+}
+
+/*
+ * Entry i of the stream, as bench/report.sh sets them up; with
+ * QFD_PROFILE_MIX=1 also ids past their soft limits (grace running or
+ * over) and at a hard one, to compare outputs of two builds cell by cell.
+ */
 static void make_dq(uint32_t i, struct qfd_dq *dq)
 {
+	static uint32_t first = UINT32_MAX;
+	static int mix = -1;
+
+	if (first == UINT32_MAX) {
+		first = env_u32("QFD_PROFILE_FIRST_ID", 200000);
+		mix = (int)env_u32("QFD_PROFILE_MIX", 0);
+	}
 	memset(dq, 0, sizeof(*dq));
-	dq->id = 200000 + i;
+	dq->id = first + i;
 	dq->space_soft = 1ull << 30;
 	dq->space_hard = 2ull << 30;
 	dq->files_soft = 1000;
@@ -58,6 +74,13 @@ static void make_dq(uint32_t i, struct qfd_dq *dq)
 		dq->space = 4096;
 		dq->files = 1;
 	}
+	if (mix && i % 7 == 3) {
+		dq->space = (3ull << 29) + i;
+		dq->space_timer = 2000000000 - (int64_t)i * 977;
+		dq->files = 2000 + i % 3;
+	}
+	if (mix && i % 11 == 5)
+		dq->space_soft = dq->files_hard = 0;
 }
 
 int qf_each(struct qfd_fs *fs, int type, qf_each_fn fn, void *arg)
