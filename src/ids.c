@@ -482,11 +482,13 @@ const char *qfd_id_name(int type, uint32_t id)
 	s = cache_find(c, id);
 	if (s && s->name)
 		return s->name;
-	/* the enumeration had every name there is: this id has none */
-	if (tables[type].complete) {
-		cache_put(c, id, NULL);
+	/*
+	 * The enumeration had every name there is: this id has none.  Not
+	 * cached: the hash would grow by 16 bytes and more an id for what
+	 * two probes answer anyway.
+	 */
+	if (tables[type].complete)
 		return NULL;
-	}
 	if (cache_put(c, id, nss_name(type, id)))
 		return NULL;
 	return cache_find(c, id)->name;
