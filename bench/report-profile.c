@@ -34,6 +34,7 @@
 #include "cmds.h"
 #include "ids.h"
 #include "mnt.h"
+#include "output.h"
 #include "quota.h"
 
 bool qfd_debug;
@@ -171,6 +172,7 @@ int main(int argc, char **argv)
 	int rc;
 
 	setlocale(LC_ALL, "");
+	qfd_stdout_setup();
 	if (argc >= 2 && !strcmp(argv[1], "floor"))
 		return floor_loop();
 	if (argc < 2 || strcmp(argv[1], "report")) {
