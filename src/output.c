@@ -24,6 +24,7 @@
 #define MAX_COLS	63
 #define CHUNK		1024	/* table lines handed to libsmartcols at once */
 #define STDOUT_BUF	65536
+#define KEY_LEN		64	/* a JSON key with what goes before and after */
 
 /*
  * Machine formats are written row by row as they come, so a report of a
@@ -58,6 +59,8 @@ struct qfd_out {
 	size_t nrows, alloc;
 	size_t nemitted;	/* machine formats: rows written */
 	char *title;		/* table: printed above it when it has rows */
+	char keys[MAX_COLS][KEY_LEN];	/* -J: ",\n   \"key\": " per column */
+	size_t keylen[MAX_COLS];
 };
 
 static unsigned int out_titles;	/* tables titled so far */
@@ -165,6 +168,28 @@ static int choose_columns(struct qfd_out *out)
 	return 0;
 }
 
+/*
+ * The text before each JSON value, made once rather than lower-cased for
+ * each of a million cells: the comma, the line break and indent, the key.
+ */
+static void make_keys(struct qfd_out *out)
+{
+	static const char pre[] = ",\n         \"";
+	size_t i, j;
+
+	for (i = 0; i < out->nshown; i++) {
+		const char *name = out->cols[out->shown[i]].name;
+		char *k = out->keys[i];
+		size_t n = sizeof(pre) - 1;
+
+		memcpy(k, pre, n);
+		for (j = 0; name[j] && n < KEY_LEN - 4; j++)
+			k[n++] = qfd_ascii_lower(name[j]);
+		memcpy(k + n, "\": ", 4);
+		out->keylen[i] = n + 3;
+	}
+}
+
 struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 			    size_t ncols, const struct qfd_outopts *o)
 {
@@ -200,6 +225,8 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 		}
 		out->stride++;
 	}
+	if (out->o.format == QFD_FMT_JSON)
+		make_keys(out);
 	return out;
 }
 
@@ -312,18 +339,6 @@ void qfd_json_string(const char *s, FILE *f)
 	json_string(s, f);
 }
 
-static void json_key(const char *name, FILE *f)
-{
-	char key[64];
-	size_t i;
-
-	key[0] = '"';
-	for (i = 0; name[i] && i < sizeof(key) - 5; i++)
-		key[i + 1] = qfd_ascii_lower(name[i]);
-	memcpy(key + i + 1, "\": ", 4);
-	fwrite(key, 1, i + 4, f);
-}
-
 /* Raw output escapes what would split or blur a field, as lsblk -r does. */
 static void raw_field(const char *s, FILE *f)
 {
@@ -375,8 +390,8 @@ static int emit_row(struct qfd_out *out, const struct qfd_val *vals, FILE *f)
 		const char *s = format_cell(out, c, &vals[i], buf);
 
 		if (json) {
-			fputs(i ? ",\n         " : "\n         ", f);
-			json_key(c->name, f);
+			/* the first has no comma before it */
+			fwrite(out->keys[i] + !i, 1, out->keylen[i] - !i, f);
 			if (!s)
 				fputs("null", f);
 			else if (c->kind == QFD_K_STR)
