@@ -309,28 +309,40 @@ static void csv_field(const char *s, FILE *f)
 	putc('"', f);
 }
 
+/*
+ * s with the runs that need no escape written whole, and each byte that
+ * does through esc: JSON strings and raw fields differ only in what they
+ * escape (stop and controls) and how.
+ */
+static void write_escaped(const char *s, char stop,
+			  void (*esc)(unsigned char c, FILE *f), FILE *f)
+{
+	for (;;) {
+		size_t n = plain_prefix(s, stop);
+
+		fwrite(s, 1, n, f);
+		s += n;
+		if (!*s)
+			return;
+		esc((unsigned char)*s++, f);
+	}
+}
+
+static void json_escape(unsigned char c, FILE *f)
+{
+	if (c == '"' || c == '\\')
+		fprintf(f, "\\%c", c);
+	else if (c < 0x20)
+		fprintf(f, "\\u%04x", c);
+	else
+		putc(c, f);	/* DEL: JSON takes it as it is */
+}
+
 /* JSON string per RFC 8259; UTF-8 passes through. */
 static void json_string(const char *s, FILE *f)
 {
 	putc('"', f);
-	for (;;) {
-		/* most names need no escape: write them whole */
-		size_t n = plain_prefix(s, '"');
-		unsigned char c;
-
-		fwrite(s, 1, n, f);
-		s += n;
-		c = (unsigned char)*s;
-		if (!c)
-			break;
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			putc(c, f);
-		s++;
-	}
+	write_escaped(s, '"', json_escape, f);
 	putc('"', f);
 }
 
@@ -340,23 +352,14 @@ void qfd_json_string(const char *s, FILE *f)
 }
 
 /* Raw output escapes what would split or blur a field, as lsblk -r does. */
+static void raw_escape(unsigned char c, FILE *f)
+{
+	fprintf(f, "\\x%02x", c);
+}
+
 static void raw_field(const char *s, FILE *f)
 {
-	for (;;) {
-		size_t n = plain_prefix(s, ' ');
-		unsigned char c;
-
-		fwrite(s, 1, n, f);
-		s += n;
-		c = (unsigned char)*s;
-		if (!c)
-			break;
-		if (c <= ' ' || c == 0x7f || c == '\\')
-			fprintf(f, "\\x%02x", c);
-		else
-			putc(c, f);
-		s++;
-	}
+	write_escaped(s, ' ', raw_escape, f);
 }
 
 static void emit_headings(struct qfd_out *out, FILE *f)
