@@ -6,7 +6,7 @@
 #     bench/profile.sh perf            # and perf record/report per format
 #     QFD_PROFILE_IDS=20000 bench/profile.sh
 #
-# It builds bench/report-profile (bench/report-profile.c linked with qfd's
+# It builds bench/qfd-profile (bench/qfd-profile.c linked with qfd's
 # report, output, rows, units, ids and prom code, -O2 as configure's
 # default) and runs each format with output to /dev/null: the human table
 # with names (the default), -N -r, --csv, -J, --prometheus, and the floor
@@ -16,14 +16,15 @@
 set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
-BIN=$TOP/bench/report-profile
+BIN=$TOP/bench/qfd-profile
 REPS=${QFD_PROFILE_REPS:-3}
 export QFD_PROFILE_IDS=${QFD_PROFILE_IDS:-100000}
 
 cd "$TOP/src"
 # shellcheck disable=SC2046
-cc -O2 -g -D_GNU_SOURCE -Wall -Werror -I. -o "$BIN" "$TOP/bench/report-profile.c" \
-	cmd-report.c cmd-common.c output.c rows.c units.c ids.c prom.c \
+cc -O2 -g -D_GNU_SOURCE -Wall -Werror -I. -o "$BIN" "$TOP/bench/qfd-profile.c" \
+	cmd-report.c cmd-set.c batch.c setwrite.c sigdefer.c cmd-common.c \
+	output.c rows.c units.c ids.c prom.c \
 	$(pkg-config --cflags --libs smartcols)
 
 declare -A ARGS=(

@@ -1,21 +1,26 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * bench/report-profile.c: a benchmark driver, not a test.  It runs qfd's
- * own "report" code (cmd-report.c, output.c, rows.c, units.c, ids.c,
- * prom.c, linked unchanged) on the host, where the kernel cannot do
- * quotas, over a synthetic stream of quota entries, so that perf or
- * callgrind can show where qfd's time goes without the VM's noise and
- * without TCG's slow system calls.
+ * bench/qfd-profile.c: a benchmark driver, not a test.  It runs qfd's
+ * own "report" and "set" code (cmd-report.c, cmd-set.c, batch.c,
+ * setwrite.c, output.c, rows.c, units.c, ids.c, prom.c..., linked
+ * unchanged) on the host, where the kernel cannot do quotas, over a
+ * synthetic stream of quota entries, so that perf or callgrind can show
+ * where qfd's own time goes without the VM's noise and without TCG's
+ * slow system calls.  No quota call reaches the kernel: "set" changes
+ * nothing anywhere.
  *
  * What it replaces is only what talks to the kernel: qf_each() hands out
  * QFD_PROFILE_IDS entries (default 100,000) shaped as bench/report.sh
  * makes them (ids from 200000, 1 GiB / 2 GiB and 1000 / 2000 limits, one
  * id in 100 owning one 4 KiB file), qf_state() says user quotas are on,
- * and every PATH "opens" as an ext4 filesystem.  Names go through the
+ * and every PATH "opens" as an ext4 filesystem.  For set, qf_get()
+ * answers an entry without limits for every id and qf_set() counts, so
+ * every line of a batch is planned and "written".  Names go through the
  * host's real NSS, as qfd's would.
  *
- *     report-profile report [REPORT OPTIONS] PATH    qfd report, as is
- *     report-profile floor                           one printf per entry
+ *     qfd-profile report [REPORT OPTIONS] PATH    qfd report, as is
+ *     qfd-profile set [SET OPTIONS] PATH ...      qfd set, as is
+ *     qfd-profile floor                           one printf per entry
  *
  * "floor" is bench/floor.c's loop without the system call: the least a
  * report that prints seven numbers per entry can cost here.  Build and
@@ -132,6 +137,66 @@ int qfd_fs_open_list(char **paths, int npaths, bool all,
 	return 0;
 }
 
+int qfd_fs_open(const char *path, struct qfd_fs *fs)
+{
+	memset(fs, 0, sizeof(*fs));
+	fs->target = strdup(path);
+	fs->source = strdup("/dev/loop0");
+	fs->fstype = strdup("ext4");
+	fs->fd = -1;
+	return fs->target && fs->source && fs->fstype ? 0 : -ENOMEM;
+}
+
+void qfd_fs_close(struct qfd_fs *fs)
+{
+	free(fs->target);
+	free(fs->source);
+	free(fs->fstype);
+}
+
+int qfd_fs_open_exit(int rc)
+{
+	(void)rc;
+	return 1;
+}
+
+/* set: every id has an entry with usage and no limits yet */
+int qf_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq)
+{
+	(void)fs;
+	(void)type;
+	memset(dq, 0, sizeof(*dq));
+	dq->id = id;
+	return 0;
+}
+
+int qf_set(struct qfd_fs *fs, int type, uint32_t id, unsigned int mask,
+	   const struct qfd_dq *val)
+{
+	(void)fs;
+	(void)type;
+	(void)id;
+	(void)mask;
+	(void)val;
+	return 0;
+}
+
+int qf_set_grace(struct qfd_fs *fs, int type, const uint64_t *space,
+		 const uint64_t *files)
+{
+	(void)fs;
+	(void)type;
+	(void)space;
+	(void)files;
+	return 0;
+}
+
+uint64_t qf_limit_unit(const struct qfd_fs *fs)
+{
+	(void)fs;
+	return QFD_LIMIT_UNIT;
+}
+
 void qfd_fs_free_list(struct qfd_fs *fss, size_t nfs)
 {
 	(void)nfs;
@@ -146,11 +211,16 @@ void qfd_usage_hint(const char *cmd)
 
 const struct qfd_cmd *qfd_find_cmd(const char *name)
 {
-	static const struct qfd_cmd report = {
-		"report", cmd_report, "[options] PATH", "the report being profiled"
+	static const struct qfd_cmd cmds[] = {
+		{ "report", cmd_report, "[options] PATH", "the report being profiled" },
+		{ "set", cmd_set, "[options] PATH WHO...", "the set being profiled" },
 	};
+	size_t i;
 
-	return strcmp(name, "report") ? NULL : &report;
+	for (i = 0; i < ARRAY_SIZE(cmds); i++)
+		if (!strcmp(name, cmds[i].name))
+			return &cmds[i];
+	return NULL;
 }
 
 static int floor_loop(void)
@@ -175,11 +245,11 @@ int main(int argc, char **argv)
 	qfd_stdout_setup();
 	if (argc >= 2 && !strcmp(argv[1], "floor"))
 		return floor_loop();
-	if (argc < 2 || strcmp(argv[1], "report")) {
-		fprintf(stderr, "usage: report-profile report [OPTIONS] PATH | floor\n");
+	if (argc < 2 || !qfd_find_cmd(argv[1])) {
+		fprintf(stderr, "usage: qfd-profile report|set [OPTIONS] PATH... | floor\n");
 		return 2;
 	}
-	rc = cmd_report(argc - 1, argv + 1);
+	rc = qfd_find_cmd(argv[1])->run(argc - 1, argv + 1);
 	qfd_ids_free();
 	if (fflush(stdout) || ferror(stdout))
 		return 1;
