@@ -13,24 +13,39 @@
 #include <unistd.h>
 #include <wchar.h>
 #include <wctype.h>
+#include <stdio_ext.h>
 #include <libsmartcols.h>
 
 #include "output.h"
 #include "qfd.h"
 #include "units.h"
 
-#define MAX_COLS	64
+/* shown columns and the sort key have a bit each in a stored row's mask */
+#define MAX_COLS	63
 #define CHUNK		1024	/* table lines handed to libsmartcols at once */
+#define STDOUT_BUF	65536
+#define KEY_LEN		64	/* a JSON key with what goes before and after */
 
 /*
  * Machine formats are written row by row as they come, so a report of a
  * million ids needs no more memory than one of ten.  A table for people
- * must know its column widths first: its rows are kept as typed values (a
- * few bytes a cell, not libsmartcols' formatted cells), measured in screen
+ * must know its column widths first: its rows are kept as typed values (8
+ * bytes a cell, not libsmartcols' formatted cells), measured in screen
  * cells, and handed to libsmartcols in chunks with those widths fixed
  * (add_columns), so that a 100,000-row report never holds 100,000 rows of
  * libsmartcols cells and still lines up from the first row to the last.
  */
+/*
+ * A stored cell.  A stored row is stride of them, then one whose u has bit
+ * i set when cell i is: 8 bytes a cell where a struct qfd_val takes 16,
+ * 9.6 MB instead of 17.6 for a table of 100,000 ids.
+ */
+union cell {
+	const char *s;
+	uint64_t u;
+	bool b;
+};
+
 struct qfd_out {
 	const char *name;
 	const struct qfd_col *cols;
@@ -39,14 +54,30 @@ struct qfd_out {
 	size_t nshown;
 	struct qfd_outopts o;
 	int sortcol;		/* index into cols, or -1 */
-	size_t stride;		/* values a stored row: nshown (+ sort key) */
-	struct qfd_val *rows;	/* table or --sort: stride values a row */
+	size_t stride;		/* cells a stored row: nshown (+ sort key) */
+	union cell *rows;	/* table or --sort: stride + 1 cells a row */
 	size_t nrows, alloc;
 	size_t nemitted;	/* machine formats: rows written */
 	char *title;		/* table: printed above it when it has rows */
+	char keys[MAX_COLS][KEY_LEN];	/* -J: ",\n   \"key\": " per column */
+	size_t keylen[MAX_COLS];
 };
 
 static unsigned int out_titles;	/* tables titled so far */
+
+void qfd_stdout_setup(void)
+{
+	static char buf[STDOUT_BUF];
+
+	/*
+	 * qfd has one thread: the lock taken by every putc and fputs (and
+	 * libsmartcols pads a cell with one fputs per space) buys nothing.
+	 */
+	__fsetlocking(stdout, FSETLOCKING_BYCALLER);
+	/* a pipe or file gets 4 KiB writes by default: 16 times fewer calls */
+	if (!isatty(STDOUT_FILENO))
+		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
+}
 
 bool qfd_outopt(struct qfd_outopts *o, int c, const char *arg)
 {
@@ -137,6 +168,28 @@ static int choose_columns(struct qfd_out *out)
 	return 0;
 }
 
+/*
+ * The text before each JSON value, made once rather than lower-cased for
+ * each of a million cells: the comma, the line break and indent, the key.
+ */
+static void make_keys(struct qfd_out *out)
+{
+	static const char pre[] = ",\n         \"";
+	size_t i, j;
+
+	for (i = 0; i < out->nshown; i++) {
+		const char *name = out->cols[out->shown[i]].name;
+		char *k = out->keys[i];
+		size_t n = sizeof(pre) - 1;
+
+		memcpy(k, pre, n);
+		for (j = 0; name[j] && n < KEY_LEN - 4; j++)
+			k[n++] = qfd_ascii_lower(name[j]);
+		memcpy(k + n, "\": ", 4);
+		out->keylen[i] = n + 3;
+	}
+}
+
 struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 			    size_t ncols, const struct qfd_outopts *o)
 {
@@ -172,87 +225,124 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 		}
 		out->stride++;
 	}
+	if (out->o.format == QFD_FMT_JSON)
+		make_keys(out);
 	return out;
 }
 
-/* RFC 4180: quote a field holding a separator, a quote or a line break. */
-static char *csv_quote(const char *s)
-{
-	size_t n = 0;
-	const char *p;
-	char *r, *q;
-
-	if (!strpbrk(s, ",\"\r\n") && s[0] != ' ' && *s &&
-	    s[strlen(s) - 1] != ' ')
-		return strdup(s);
-	for (p = s; *p; p++)
-		n += *p == '"' ? 2 : 1;
-	r = malloc(n + 3);
-	if (!r)
-		return NULL;
-	q = r;
-	*q++ = '"';
-	for (p = s; *p; p++) {
-		if (*p == '"')
-			*q++ = '"';
-		*q++ = *p;
-	}
-	*q++ = '"';
-	*q = '\0';
-	return r;
-}
-
-static char *format_val(const struct qfd_out *out, const struct qfd_col *c,
-			const struct qfd_val *v)
+/*
+ * A cell's text: v's own string, or v formatted into buf (QFD_FMT_LEN
+ * bytes); NULL for an empty cell.  Nothing is allocated: a report formats
+ * over a million cells, and a malloc and free for each was a fifth of a
+ * machine format's time (bench/README).
+ */
+static const char *format_cell(const struct qfd_out *out,
+			       const struct qfd_col *c,
+			       const struct qfd_val *v, char *buf)
 {
 	bool machine = out->o.format == QFD_FMT_JSON;
-	char buf[QFD_FMT_LEN];
+	size_t n;
 
 	if (!v->set)
 		return NULL;
 	switch (c->kind) {
 	case QFD_K_STR:
-		return strdup(v->s);
+		return v->s;
 	case QFD_K_SIZE:
 		if (machine || out->o.bytes)
-			snprintf(buf, sizeof(buf), "%" PRIu64, v->u);
+			qfd_format_u64(v->u, buf);
 		else
-			qfd_format_size(v->u, buf, sizeof(buf));
+			qfd_format_size(v->u, buf, QFD_FMT_LEN);
 		break;
 	case QFD_K_COUNT:
-		snprintf(buf, sizeof(buf), "%" PRIu64, v->u);
+		qfd_format_u64(v->u, buf);
 		break;
 	case QFD_K_DURATION:
 		if (machine || out->o.bytes)
-			snprintf(buf, sizeof(buf), "%" PRIu64, v->u);
+			qfd_format_u64(v->u, buf);
 		else
-			qfd_format_duration(v->u, buf, sizeof(buf));
+			qfd_format_duration(v->u, buf, QFD_FMT_LEN);
 		break;
 	case QFD_K_PERCENT:
-		snprintf(buf, sizeof(buf), machine ? "%" PRIu64 : "%" PRIu64 "%%", v->u);
+		n = qfd_format_u64(v->u, buf);
+		if (!machine) {
+			buf[n] = '%';
+			buf[n + 1] = '\0';
+		}
 		break;
 	case QFD_K_BOOL:
-		snprintf(buf, sizeof(buf), "%s", machine ? (v->b ? "true" : "false")
-						    : (v->b ? "yes" : "no"));
-		break;
+		return machine ? (v->b ? "true" : "false") : (v->b ? "yes" : "no");
 	}
-	return strdup(buf);
+	return buf;
+}
+
+/*
+ * The length of s up to its first control character, DEL, backslash or
+ * stop: the part that JSON and raw output write as it is.
+ */
+static size_t plain_prefix(const char *s, char stop)
+{
+	size_t n = 0;
+
+	while ((unsigned char)s[n] >= 0x20 && s[n] != 0x7f && s[n] != '\\' &&
+	       s[n] != stop)
+		n++;
+	return n;
+}
+
+/* RFC 4180: quote a field holding a separator, a quote or a line break. */
+static void csv_field(const char *s, FILE *f)
+{
+	const char *p;
+
+	if (*s && !s[strcspn(s, ",\"\r\n")] && s[0] != ' ' &&
+	    s[strlen(s) - 1] != ' ') {
+		fputs(s, f);
+		return;
+	}
+	putc('"', f);
+	for (p = s; *p; p++) {
+		if (*p == '"')
+			putc('"', f);
+		putc(*p, f);
+	}
+	putc('"', f);
+}
+
+/*
+ * s with the runs that need no escape written whole, and each byte that
+ * does through esc: JSON strings and raw fields differ only in what they
+ * escape (stop and controls) and how.
+ */
+static void write_escaped(const char *s, char stop,
+			  void (*esc)(unsigned char c, FILE *f), FILE *f)
+{
+	for (;;) {
+		size_t n = plain_prefix(s, stop);
+
+		fwrite(s, 1, n, f);
+		s += n;
+		if (!*s)
+			return;
+		esc((unsigned char)*s++, f);
+	}
+}
+
+static void json_escape(unsigned char c, FILE *f)
+{
+	if (c == '"' || c == '\\')
+		fprintf(f, "\\%c", c);
+	else if (c < 0x20)
+		fprintf(f, "\\u%04x", c);
+	else
+		putc(c, f);	/* DEL: JSON takes it as it is */
 }
 
 /* JSON string per RFC 8259; UTF-8 passes through. */
 static void json_string(const char *s, FILE *f)
 {
 	putc('"', f);
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c == '"' || c == '\\')
-			fprintf(f, "\\%c", c);
-		else if (c < 0x20)
-			fprintf(f, "\\u%04x", c);
-		else
-			putc(c, f);
-	}
+	write_escaped(s, '"', json_escape, f);
 	putc('"', f);
 }
 
@@ -261,27 +351,15 @@ void qfd_json_string(const char *s, FILE *f)
 	json_string(s, f);
 }
 
-static void json_key(const char *name, FILE *f)
+/* Raw output escapes what would split or blur a field, as lsblk -r does. */
+static void raw_escape(unsigned char c, FILE *f)
 {
-	const char *p;
-
-	putc('"', f);
-	for (p = name; *p; p++)
-		putc(qfd_ascii_lower(*p), f);
-	fputs("\": ", f);
+	fprintf(f, "\\x%02x", c);
 }
 
-/* Raw output escapes what would split or blur a field, as lsblk -r does. */
 static void raw_field(const char *s, FILE *f)
 {
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-
-		if (c <= ' ' || c == 0x7f || c == '\\')
-			fprintf(f, "\\x%02x", c);
-		else
-			putc(c, f);
-	}
+	write_escaped(s, ' ', raw_escape, f);
 }
 
 static void emit_headings(struct qfd_out *out, FILE *f)
@@ -303,6 +381,7 @@ static void emit_headings(struct qfd_out *out, FILE *f)
 static int emit_row(struct qfd_out *out, const struct qfd_val *vals, FILE *f)
 {
 	bool json = out->o.format == QFD_FMT_JSON;
+	char buf[QFD_FMT_LEN];
 	size_t i;
 
 	if (!out->nemitted)
@@ -311,14 +390,11 @@ static int emit_row(struct qfd_out *out, const struct qfd_val *vals, FILE *f)
 		fputs(out->nemitted ? ",\n      {" : "\n      {", f);
 	for (i = 0; i < out->nshown; i++) {
 		const struct qfd_col *c = &out->cols[out->shown[i]];
-		const struct qfd_val *v = &vals[i];
-		char *s = format_val(out, c, v);
+		const char *s = format_cell(out, c, &vals[i], buf);
 
-		if (!s && v->set)
-			return -ENOMEM;
 		if (json) {
-			fputs(i ? ",\n         " : "\n         ", f);
-			json_key(c->name, f);
+			/* the first has no comma before it */
+			fwrite(out->keys[i] + !i, 1, out->keylen[i] - !i, f);
 			if (!s)
 				fputs("null", f);
 			else if (c->kind == QFD_K_STR)
@@ -326,29 +402,66 @@ static int emit_row(struct qfd_out *out, const struct qfd_val *vals, FILE *f)
 			else
 				fputs(s, f);
 		} else if (out->o.format == QFD_FMT_CSV) {
-			char *q = s ? csv_quote(s) : NULL;
-
 			if (i)
 				putc(',', f);
-			if (q)
-				fputs(q, f);
-			free(q);
+			if (s)
+				csv_field(s, f);
 		} else {
 			if (i)
 				putc(' ', f);
-			if (s)
+			/* numbers, units and yes/no need no escape */
+			if (s && c->kind == QFD_K_STR)
 				raw_field(s, f);
+			else if (s)
+				fputs(s, f);
 		}
-		free(s);
 	}
 	fputs(json ? "\n      }" : "\n", f);
 	out->nemitted++;
 	return ferror(f) ? -EIO : 0;
 }
 
+/* The column stored cell i of a row holds: a shown one, or the sort key. */
+static enum qfd_kind cell_kind(const struct qfd_out *out, size_t i)
+{
+	return out->cols[i < out->nshown ? out->shown[i] : (size_t)out->sortcol].kind;
+}
+
+static void cell_put(const struct qfd_out *out, union cell *row, size_t i,
+		     const struct qfd_val *v)
+{
+	enum qfd_kind k = cell_kind(out, i);
+
+	if (!v->set)
+		return;
+	row[out->stride].u |= 1ull << i;
+	if (k == QFD_K_STR)
+		row[i].s = v->s;
+	else if (k == QFD_K_BOOL)
+		row[i].b = v->b;
+	else
+		row[i].u = v->u;
+}
+
+static void cell_get(const struct qfd_out *out, const union cell *row,
+		     size_t i, struct qfd_val *v)
+{
+	enum qfd_kind k = cell_kind(out, i);
+
+	v->set = row[out->stride].u >> i & 1;
+	if (!v->set)
+		v->u = 0;
+	else if (k == QFD_K_STR)
+		v->s = row[i].s;
+	else if (k == QFD_K_BOOL)
+		v->b = row[i].b;
+	else
+		v->u = row[i].u;
+}
+
 int qfd_out_add(struct qfd_out *out, const struct qfd_val *vals)
 {
-	struct qfd_val *row;
+	union cell *row;
 	size_t i;
 
 	if (out->o.format != QFD_FMT_TABLE && out->sortcol < 0) {
@@ -360,20 +473,31 @@ int qfd_out_add(struct qfd_out *out, const struct qfd_val *vals)
 	}
 	if (out->nrows == out->alloc) {
 		size_t na = out->alloc ? out->alloc * 2 : 64;
-		struct qfd_val *r = reallocarray(out->rows, na * out->stride,
-						 sizeof(*r));
+		union cell *r = reallocarray(out->rows, na * (out->stride + 1),
+					     sizeof(*r));
 
 		if (!r)
 			return -ENOMEM;
 		out->rows = r;
 		out->alloc = na;
 	}
-	row = &out->rows[out->nrows++ * out->stride];
+	row = &out->rows[out->nrows++ * (out->stride + 1)];
+	row[out->stride].u = 0;
 	for (i = 0; i < out->nshown; i++)
-		row[i] = vals[out->shown[i]];
+		cell_put(out, row, i, &vals[out->shown[i]]);
 	if (out->sortcol >= 0)
-		row[out->nshown] = vals[out->sortcol];
+		cell_put(out, row, out->nshown, &vals[out->sortcol]);
 	return 0;
+}
+
+/* Stored row r as values, the sort key last. */
+static void load_row(const struct qfd_out *out, size_t r, struct qfd_val *v)
+{
+	const union cell *row = &out->rows[r * (out->stride + 1)];
+	size_t i;
+
+	for (i = 0; i < out->stride; i++)
+		cell_get(out, row, i, &v[i]);
 }
 
 /*
@@ -389,6 +513,13 @@ static size_t cell_width(const char *s)
 	mbstate_t st;
 	size_t w = 0;
 
+	/* printable ASCII, what nearly every name is: a cell a byte */
+	while ((unsigned char)s[w] >= 0x20 && (unsigned char)s[w] < 0x7f &&
+	       s[w] != '\\')
+		w++;
+	if (!s[w])
+		return w;
+	w = 0;
 	memset(&st, 0, sizeof(st));
 	while (*s) {
 		size_t len;
@@ -426,14 +557,21 @@ static void measure(struct qfd_out *out, size_t *width)
 	for (i = 0; i < out->nshown; i++)
 		width[i] = cell_width(out->cols[out->shown[i]].name);
 	for (r = 0; r < out->nrows; r++) {
-		for (i = 0; i < out->nshown; i++) {
-			char *s = format_val(out, &out->cols[out->shown[i]],
-					     &out->rows[r * out->stride + i]);
-			size_t w = s ? cell_width(s) : 0;
+		struct qfd_val v[MAX_COLS + 1];
 
+		load_row(out, r, v);
+		for (i = 0; i < out->nshown; i++) {
+			const struct qfd_col *c = &out->cols[out->shown[i]];
+			char buf[QFD_FMT_LEN];
+			const char *s = format_cell(out, c, &v[i], buf);
+			size_t w;
+
+			if (!s)
+				continue;
+			/* what qfd formats itself is ASCII */
+			w = c->kind == QFD_K_STR ? cell_width(s) : strlen(s);
 			if (w > width[i])
 				width[i] = w;
-			free(s);
 		}
 	}
 }
@@ -490,15 +628,16 @@ static int print_table(struct qfd_out *out)
 	rc = add_columns(tb, out, width);
 	for (r = 0; r < out->nrows && !rc; r++) {
 		struct libscols_line *ln = scols_table_new_line(tb, NULL);
+		struct qfd_val v[MAX_COLS + 1];
 
+		load_row(out, r, v);
 		for (i = 0; ln && i < out->nshown; i++) {
 			const struct qfd_col *c = &out->cols[out->shown[i]];
-			char *s = format_val(out, c, &out->rows[r * out->stride + i]);
+			char buf[QFD_FMT_LEN];
+			const char *s = format_cell(out, c, &v[i], buf);
 
-			if (s && scols_line_refer_data(ln, i, s)) {
-				free(s);
+			if (s && scols_line_set_data(ln, i, s))
 				ln = NULL;
-			}
 		}
 		if (!ln) {
 			rc = -ENOMEM;
@@ -519,20 +658,21 @@ static const struct qfd_out *sorting;
 
 static int cmp_rows(const void *a, const void *b)
 {
-	const struct qfd_val *x = (const struct qfd_val *)a + sorting->nshown;
-	const struct qfd_val *y = (const struct qfd_val *)b + sorting->nshown;
+	struct qfd_val x, y;
 	enum qfd_kind kind = sorting->cols[sorting->sortcol].kind;
 
+	cell_get(sorting, a, sorting->nshown, &x);
+	cell_get(sorting, b, sorting->nshown, &y);
 	/* empty cells first, then by value */
-	if (x->set != y->set)
-		return x->set ? 1 : -1;
-	if (!x->set)
+	if (x.set != y.set)
+		return x.set ? 1 : -1;
+	if (!x.set)
 		return 0;
 	if (kind == QFD_K_STR)
-		return strcmp(x->s, y->s);
+		return strcmp(x.s, y.s);
 	if (kind == QFD_K_BOOL)
-		return (int)x->b - (int)y->b;
-	return x->u < y->u ? -1 : x->u > y->u;
+		return (int)x.b - (int)y.b;
+	return x.u < y.u ? -1 : x.u > y.u;
 }
 
 static void sort_rows(struct qfd_out *out)
@@ -541,7 +681,8 @@ static void sort_rows(struct qfd_out *out)
 	if (out->nrows < 2)
 		return;
 	sorting = out;
-	qsort(out->rows, out->nrows, out->stride * sizeof(*out->rows), cmp_rows);
+	qsort(out->rows, out->nrows, (out->stride + 1) * sizeof(*out->rows),
+	      cmp_rows);
 	sorting = NULL;
 }
 
@@ -553,8 +694,12 @@ int qfd_out_print(struct qfd_out *out)
 	if (out->sortcol >= 0)
 		sort_rows(out);
 	if (out->o.format != QFD_FMT_TABLE) {
-		for (r = 0; r < out->nrows && !rc; r++)
-			rc = emit_row(out, &out->rows[r * out->stride], stdout);
+		struct qfd_val v[MAX_COLS + 1];
+
+		for (r = 0; r < out->nrows && !rc; r++) {
+			load_row(out, r, v);
+			rc = emit_row(out, v, stdout);
+		}
 	}
 	if (out->o.format == QFD_FMT_TABLE) {
 		if (out->nrows)

@@ -94,6 +94,12 @@ enum { QFD_OPT_CSV = 0x100, QFD_OPT_SORT };
 	"      --sort COL       sort rows by COL (numbers by value, largest last)\n"
 #define QFD_OUT_HELP	QFD_OUT_HELP_COLS QFD_OUT_HELP_RAW QFD_OUT_HELP_REST
 
+/*
+ * Make stdout ready for many rows; call it before anything is written
+ * there.
+ */
+void qfd_stdout_setup(void);
+
 /* Returns true when c was one of the output options. */
 bool qfd_outopt(struct qfd_outopts *o, int c, const char *arg);
 

@@ -8,6 +8,7 @@
 #include <fcntl.h>
 #include <inttypes.h>
 #include <libgen.h>
+#include <stdio_ext.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -17,6 +18,14 @@
 #include "prom.h"
 #include "qfd.h"
 #include "rows.h"
+#include "units.h"
+
+/*
+ * Each family's file gets a buffer of its own this big: ten samples per
+ * id in 4 KiB writes were half of --prometheus' time on the host, more
+ * under emulation, where a system call is dear.
+ */
+#define FAMILY_BUF	65536
 
 enum {
 	PF_SPACE,
@@ -67,6 +76,7 @@ struct buf {
 
 struct qfd_prom {
 	FILE *fam[PF_NFAMILIES];
+	char *fambuf[PF_NFAMILIES];
 	struct buf fslabels;	/* mountpoint, fstype, type of the last fs */
 	const struct qfd_fs *fs;
 	int type;
@@ -99,14 +109,19 @@ static int add_label(struct buf *b, const char *name, const char *val)
 	rc = rc ? rc : buf_add(b, name, strlen(name));
 	rc = rc ? rc : buf_add(b, "=\"", 2);
 	for (p = val; !rc && *p; p++) {
+		/* what needs no escape, in one piece */
+		size_t n = strcspn(p, "\\\"\n");
+
+		rc = buf_add(b, p, n);
+		p += n;
+		if (rc || !*p)
+			break;
 		if (*p == '\\')
 			rc = buf_add(b, "\\\\", 2);
 		else if (*p == '"')
 			rc = buf_add(b, "\\\"", 2);
-		else if (*p == '\n')
-			rc = buf_add(b, "\\n", 2);
 		else
-			rc = buf_add(b, p, 1);
+			rc = buf_add(b, "\\n", 2);
 	}
 	return rc ? rc : buf_add(b, "\"", 1);
 }
@@ -148,6 +163,11 @@ struct qfd_prom *qfd_prom_new(void)
 			qfd_prom_free(p);
 			return NULL;
 		}
+		/* one thread: no lock per write */
+		__fsetlocking(p->fam[i], FSETLOCKING_BYCALLER);
+		p->fambuf[i] = malloc(FAMILY_BUF);
+		if (p->fambuf[i])
+			setvbuf(p->fam[i], p->fambuf[i], _IOFBF, FAMILY_BUF);
 	}
 	return p;
 }
@@ -158,9 +178,11 @@ void qfd_prom_free(struct qfd_prom *p)
 
 	if (!p)
 		return;
-	for (i = 0; i < PF_NFAMILIES; i++)
+	for (i = 0; i < PF_NFAMILIES; i++) {
 		if (p->fam[i])
 			fclose(p->fam[i]);
+		free(p->fambuf[i]);
+	}
 	free(p->fslabels.s);
 	free(p->labels.s);
 	free(p);
@@ -169,10 +191,15 @@ void qfd_prom_free(struct qfd_prom *p)
 static void sample(struct qfd_prom *p, int fam, uint64_t v)
 {
 	FILE *f = p->fam[fam];
+	char num[QFD_FMT_LEN + 2];
+	size_t n;
 
 	fputs(families[fam].name, f);
-	fputs(p->labels.s, f);
-	fprintf(f, " %" PRIu64 "\n", v);
+	fwrite(p->labels.s, 1, p->labels.len, f);
+	num[0] = ' ';
+	n = qfd_format_u64(v, num + 1) + 1;
+	num[n++] = '\n';
+	fwrite(num, 1, n, f);
 }
 
 /* A deadline only while the soft limit is passed, as the GRACE columns. */
@@ -184,10 +211,10 @@ static uint64_t deadline(uint64_t used, uint64_t soft, int64_t timer)
 int qfd_prom_dq(struct qfd_prom *p, const struct qfd_fs *fs, int type,
 		const struct qfd_dq *dq, const char *name, time_t now)
 {
-	char id[16];
+	char id[QFD_FMT_LEN];
 	int rc = fs_labels(p, fs, type);
 
-	snprintf(id, sizeof(id), "%" PRIu32, dq->id);
+	qfd_format_u64(dq->id, id);
 	p->labels.len = 0;
 	rc = rc ? rc : buf_add(&p->labels, p->fslabels.s, p->fslabels.len);
 	rc = rc ? rc : add_label(&p->labels, "id", id);

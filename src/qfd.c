@@ -16,6 +16,7 @@
 
 #include "cmds.h"
 #include "ids.h"
+#include "output.h"
 #include "qfd.h"
 
 bool qfd_debug;
@@ -110,6 +111,7 @@ int main(int argc, char **argv)
 	argv[0] = program_invocation_short_name;
 	/* names are UTF-8 in most databases: let libsmartcols print them */
 	setlocale(LC_ALL, "");
+	qfd_stdout_setup();
 	if (getenv("QFD_DEBUG"))
 		qfd_debug = true;
 	/* '+': stop at the command name, its options are its own */
