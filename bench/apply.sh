@@ -1,0 +1,136 @@
+#!/bin/bash
+# bench/apply.sh: does "qfd apply" of many ids cost what "qfd set --batch"
+# of the same limits costs?  Issue 15 asks for at most 1.1x.
+#
+# A benchmark, not a test: it prints numbers and fails only when it could
+# not take them (or a run left a limit unset).  Run it from the top of the
+# tree:
+#
+#     bench/apply.sh
+#     QFD_BENCH_IDS=20000 QFD_BENCH_REPS=3 bench/apply.sh
+#
+# On the host it starts itself inside the test VM (tests/vm/run), since the
+# host's kernel cannot do quotas.  In the VM, on a 1 GiB ext4 (quota
+# feature) and a 1 GiB XFS (uquota) on loop devices:
+#
+#   1. qfd set --batch gives ids FIRST .. FIRST+N-1 their first limits
+#      (numeric ids, no passwd entries), untimed;
+#   2. REPS rounds, each of four timed runs (/usr/bin/time: wall seconds,
+#      peak RSS) that all change every id, because each writes other
+#      values than the run before it:
+#        batch   qfd set --batch FILE MNT   ("#ID KSOFT KHARD ISOFT IHARD")
+#        apply   qfd apply FILE             (the same limits as JSON)
+#      batch with values A, apply with values B, so that each finds the
+#      other's values in the kernel and writes every id;
+#   3. the first and last id are read back with qfd get after the last run.
+#
+# Both commands plan everything before the first write (every entry read)
+# and write only what differs, so the difference between them is JSON
+# (json-c's parse of a 10 MiB document, the names' resolution) against
+# the batch parser.
+#
+# Settings (environment; tests/vm/run passes every QFD_* variable on):
+#   QFD_BENCH_IDS=100000        ids
+#   QFD_BENCH_REPS=3            rounds (medians shown)
+#   QFD_BENCH_FIRST_ID=300000   first id
+#   QFD_BENCH_QFD=src/qfd       the qfd binary (a plain -O2 build measures
+#                               qfd, a sanitizer build mostly the sanitizers)
+#   QFD_BENCH_TIMEOUT=3600      VM timeout, seconds (host side only)
+#
+# Needs in the guest (from the host): e2fsprogs, xfsprogs, time
+# (/usr/bin/time), util-linux.
+set -euo pipefail
+
+TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
+ME=bench/apply.sh
+
+. "$TOP/bench/lib.bash"
+bench_enter "$@"
+
+N=${QFD_BENCH_IDS:-100000}
+REPS=${QFD_BENCH_REPS:-3}
+FIRST=${QFD_BENCH_FIRST_ID:-300000}
+# results: lines "FS TOOL SECONDS RSS_KIB"
+bench_setup /scratch/bench-apply /usr/bin/time mkfs.ext4 mkfs.xfs
+
+# inputs VALUE: $W/batch-VALUE.txt and $W/apply-VALUE.json, for the mount
+# point $MNT, with space limits VALUE KiB / 2*VALUE KiB and inode limits
+# VALUE / 2*VALUE for every id
+inputs() {
+	local v=$1
+	seq "$FIRST" $((FIRST + N - 1)) |
+		awk -v v="$v" '{ print "#" $1, v "K", 2 * v "K", v, 2 * v }' \
+			>"$W/batch-$v.txt"
+	seq "$FIRST" $((FIRST + N - 1)) | awk -v v="$v" -v mnt="$MNT" '
+		BEGIN { printf "{ \"filesystems\": [ { \"path\": \"%s\",\n  \"user\": { \"limits\": [\n", mnt }
+		{ sep = (NR > 1) ? ",\n" : ""	# (mawk: no ?: among printf arguments)
+		  printf "%s    { \"who\": %s, \"space-soft\": \"%sK\", \"space-hard\": \"%sK\", \"files-soft\": %s, \"files-hard\": %s }",
+			sep, $1, v, 2 * v, v, 2 * v }
+		END { printf "\n  ] } } ] }\n" }' >"$W/apply-$v.json"
+}
+
+# timed FS TOOL CMD...: one run, its wall time and peak RSS recorded
+timed() {
+	local fs=$1 tool=$2 t rss
+	shift 2
+	/usr/bin/time -f '%e %M' -o "$W/time" "$@" >/dev/null ||
+		die "$fs: $tool failed: $*"
+	read -r t rss <"$W/time"
+	echo "$fs $tool $t $rss" >>"$RES"
+	note "$fs $tool: ${t}s, $((rss / 1024)) MiB"
+}
+
+# check V: the first and the last id have V's limits
+check() {
+	local id want got
+	want="$(($1 * 1024)),$(($1 * 2048)),$1,$(($1 * 2))"
+	for id in "$FIRST" $((FIRST + N - 1)); do
+		got=$("$QFD" get --csv -n -b -o SPACE-SOFT,SPACE-HARD,FILES-SOFT,FILES-HARD "$MNT" "#$id")
+		[[ $got == "$want" ]] || die "$MNT: id $id has $got, not $want"
+	done
+}
+
+run_fs() {	# TYPE
+	local type=$1 dev r
+	read -r dev MNT < <(fs_make "$type")
+	note "$type on $dev at $MNT: $N ids"
+	inputs 1000
+	inputs 2000
+	"$QFD" set -q --batch "$W/batch-2000.txt" "$MNT" ||
+		die "$type: the first limits could not be set"
+	for ((r = 1; r <= REPS; r++)); do
+		timed "$type" batch "$QFD" set -q --batch "$W/batch-1000.txt" "$MNT"
+		timed "$type" apply "$QFD" apply -q "$W/apply-2000.json"
+		timed "$type" batch "$QFD" set -q --batch "$W/batch-1000.txt" "$MNT"
+		timed "$type" apply "$QFD" apply -q "$W/apply-2000.json"
+	done
+	check 2000
+	umount "$MNT"
+	losetup -d "$dev"
+	rm -f "$W/$type.img"
+}
+
+run_fs ext4
+run_fs xfs
+
+echo
+echo "qfd apply vs qfd set --batch, $N ids changed per run, $((2 * REPS)) runs each, kernel $(uname -r)"
+awk '
+	{ key = $1 " " $2; t[key, ++n[key]] = $3; r[key, n[key]] = $4
+	  if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
+	function median(a, key, m,   i, j, v, tmp) {
+		for (i = 1; i <= m; i++) v[i] = a[key, i]
+		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
+			if (v[j] + 0 < v[i] + 0) { tmp = v[i]; v[i] = v[j]; v[j] = tmp }
+		return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+	}
+	END {
+		printf "%-5s %-6s %9s %9s %11s\n", "FS", "TOOL", "SECONDS", "RSS-KIB", "TIME/BATCH"
+		for (i = 1; i <= k; i++) {
+			key = order[i]; split(key, f, " ")
+			s = median(t, key, n[key]); m = median(r, key, n[key])
+			if (f[2] == "batch") base[f[1]] = s
+			ratio = (base[f[1]] > 0) ? s / base[f[1]] : 0
+			printf "%-5s %-6s %9.2f %9d %10.2fx\n", f[1], f[2], s, m, ratio
+		}
+	}' "$RES"
