@@ -108,6 +108,12 @@ void qfd_kerr_fmt(char *buf, size_t len, const struct qfd_fs *fs, int type,
 					   m, t, fs->fstype);
 			break;
 		}
+		if (!strcmp(fs->fstype, "ubifs")) {
+			/* no feature to make: the mount options are all */
+			snprintf(buf, len, "%s: %s quotas are off: UBIFS was mounted without them, or could not load them (the kernel log says why); mount it with -o %squota",
+				 m, t, type == QFD_USR ? "usr" : type == QFD_GRP ? "grp" : "prj");
+			break;
+		}
 		snprintf(buf, len, "%s: %s quotas are off: the filesystem was made or mounted without them (%s, mount -o %squota)",
 				   m, t, !strcmp(fs->fstype, "f2fs") ?
 				   "mkfs.f2fs -O extra_attr,quota,project_quota" :

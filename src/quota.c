@@ -330,6 +330,18 @@ int qf_state(struct qfd_fs *fs, int type, struct qfd_state *st)
 	memset(&sv, 0, sizeof(sv));
 	sv.qs_version = FS_QSTATV_VERSION1;
 	rc = qctl(fs, Q_XGETQSTATV, type, 0, &sv);
+	/*
+	 * The quota core answers Q_XGETQSTATV with ENOSYS also for a
+	 * filesystem that has quota code but no type on (UBIFS with the
+	 * quota series, mounted without quota after a failed load); Q_GETINFO
+	 * then says ESRCH, "off", where a filesystem without any quota code
+	 * says ENOSYS again.
+	 */
+	if (rc == -ENOSYS) {
+		memset(&info, 0, sizeof(info));
+		if (qctl(fs, Q_GETINFO, type, 0, &info) == -ESRCH)
+			rc = -ESRCH;
+	}
 	if (rc)
 		return rc;
 	st->accounting = sv.qs_flags & acct[type];

@@ -844,13 +844,12 @@ qfd_state() {
 	"$QFD" state -u -g -n -r -o TYPE,ACCOUNTING,ENFORCING "$MNT" | paste -sd ' '
 }
 
-# quota_is_off: quotactl_fd says quota is off for both types (ESRCH), and
-# qfd state does not claim otherwise. (With no type on, the quota core
-# answers Q_XGETQSTATV with ENOSYS, quota_getstatev(), and qfd state then
-# says "ubifs has no quota support in this kernel", exit 1: wrong words
-# for this case, qfd's to fix, not the kernel's.)
+# quota_is_off: quotactl_fd says quota is off for both types (ESRCH), qfd
+# state says so too, and qfd get says why in one line. (With no type on,
+# the quota core answers Q_XGETQSTATV with ENOSYS, quota_getstatev(); qfd
+# once took that for "ubifs has no quota support in this kernel".)
 quota_is_off() {
-	local t
+	local t out
 	for t in u g; do
 		run uq q getinfo "$MNT" "$t"
 		echo "getinfo $t: $output"
@@ -858,8 +857,10 @@ quota_is_off() {
 	done
 	run "$QFD" state -u -g -n -r -o TYPE,ACCOUNTING,ENFORCING "$MNT"
 	echo "qfd state: status $status: $output"
-	[ "$status" -ne 0 ] || [ "$(paste -sd ' ' <<<"$output")" = "user no no group no no" ]
-	[[ $output != *yes* ]]
+	[ "$status" -eq 0 ] && [ "$(paste -sd ' ' <<<"$output")" = "user no no group no no" ]
+	out=$("$QFD" get "$MNT" root 2>&1) && return 1
+	echo "qfd get: $out"
+	[ "$out" = "qfd: $MNT: user quotas are off: UBIFS was mounted without them, or could not load them (the kernel log says why); mount it with -o usrquota" ]
 }
 
 # Issue 10, defect 2: an error while loading quota made the whole mount
