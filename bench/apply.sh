@@ -115,15 +115,9 @@ run_fs xfs
 
 echo
 echo "qfd apply vs qfd set --batch, $N ids changed per run, $((2 * REPS)) runs each, kernel $(uname -r)"
-awk '
+awk "$BENCH_AWK_MEDIAN"'
 	{ key = $1 " " $2; t[key, ++n[key]] = $3; r[key, n[key]] = $4
 	  if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
-	function median(a, key, m,   i, j, v, tmp) {
-		for (i = 1; i <= m; i++) v[i] = a[key, i]
-		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
-			if (v[j] + 0 < v[i] + 0) { tmp = v[i]; v[i] = v[j]; v[j] = tmp }
-		return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
-	}
 	END {
 		printf "%-5s %-6s %9s %9s %11s\n", "FS", "TOOL", "SECONDS", "RSS-KIB", "TIME/BATCH"
 		for (i = 1; i <= k; i++) {

@@ -9,6 +9,19 @@ die() {
 }
 note() { echo "$ME: $(date -u +%T) $*" >&2; }
 
+# An awk function for the scripts' tables: median(A, KEY, M) of the M
+# values A[KEY, 1..M] (awk "$BENCH_AWK_MEDIAN"'...' puts it before a
+# program).
+# shellcheck disable=SC2034 # used by the scripts that source this
+BENCH_AWK_MEDIAN='
+	function median(a, key, m,   i, j, v, tmp) {
+		for (i = 1; i <= m; i++) v[i] = a[key, i]
+		for (i = 1; i <= m; i++) for (j = i + 1; j <= m; j++)
+			if (v[j] + 0 < v[i] + 0) { tmp = v[i]; v[i] = v[j]; v[j] = tmp }
+		return m % 2 ? v[(m + 1) / 2] : (v[m / 2] + v[m / 2 + 1]) / 2
+	}
+'
+
 # bench_enter ARGS...: on the host, run the script inside the test VM
 # (tests/vm/run), since the host's kernel cannot do quotas; in the VM,
 # refuse to go on unless / is the VM's throw-away overlay.
