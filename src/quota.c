@@ -331,13 +331,13 @@ int qf_state(struct qfd_fs *fs, int type, struct qfd_state *st)
 	sv.qs_version = FS_QSTATV_VERSION1;
 	rc = qctl(fs, Q_XGETQSTATV, type, 0, &sv);
 	/*
-	 * The quota core answers Q_XGETQSTATV with ENOSYS also for a
-	 * filesystem that has quota code but no type on (UBIFS with the
-	 * quota series, mounted without quota after a failed load); Q_GETINFO
-	 * then says ESRCH, "off", where a filesystem without any quota code
-	 * says ENOSYS again.
+	 * UBIFS with the quota series but no type on (mounted without quota
+	 * options, or after a failed load) answers Q_XGETQSTATV with ENOSYS;
+	 * Q_GETINFO then says ESRCH, "off", where the stock module says
+	 * ENOSYS again.  Only for UBIFS: ext4 and XFS without quotas answer
+	 * the same pair, and their ENOSYS line says better what to do.
 	 */
-	if (rc == -ENOSYS) {
+	if (rc == -ENOSYS && !strcmp(fs->fstype, "ubifs")) {
 		memset(&info, 0, sizeof(info));
 		if (qctl(fs, Q_GETINFO, type, 0, &info) == -ESRCH)
 			rc = -ESRCH;
