@@ -104,6 +104,16 @@ teardown() {
 	[[ -e $BATS_FILE_TMPDIR/hung ]] || fs_teardown
 }
 
+# need_qfail: the fault injector ubifs_qfail.ko (QFD_UBIFS_QFAIL_KO) is
+# there; without it the test fails when the patched module was asked for
+# (QFD_UBIFS_WANT_PATCHED=1, as make check does) and is skipped otherwise.
+need_qfail() {
+	local why="no fault injector: QFD_UBIFS_QFAIL_KO is not set and there is no ubifs_qfail.ko beside --ubifs-ko (kernel/ubifs/build.sh builds one)"
+	[[ -z ${QFD_UBIFS_QFAIL_KO:-} ]] || return 0
+	[[ ${QFD_UBIFS_WANT_PATCHED:-0} != 1 ]] || { echo "$why"; return 1; }
+	skip "$why"
+}
+
 # bounded SECS CMD [ARGS...]: run CMD, fail if it has not returned within
 # SECS seconds. A task stuck in the kernel cannot be killed (timeout(1)
 # would wait for it forever), so it is left behind, and the suite's
@@ -794,12 +804,8 @@ PYTHON
 # after which UBIFS writes a write-buffer by itself, and the flusher's
 # period, so nothing but the sync puts the file on the flash.
 @test "sync after a failed quota write: data written before it is on the flash" {
-	local ko=${QFD_UBIFS_QFAIL_KO:-} par=/sys/module/ubifs_qfail/parameters
-	if [[ -z $ko ]]; then
-		local why="no fault injector: QFD_UBIFS_QFAIL_KO is not set and there is no ubifs_qfail.ko beside --ubifs-ko (kernel/ubifs/build.sh builds one)"
-		[[ ${QFD_UBIFS_WANT_PATCHED:-0} != 1 ]] || { echo "$why"; return 1; }
-		skip "$why"
-	fi
+	need_qfail
+	local ko=$QFD_UBIFS_QFAIL_KO par=/sys/module/ubifs_qfail/parameters
 	local dbg=/sys/kernel/debug/ubifs
 	[[ -d $dbg ]] || mount -t debugfs none /sys/kernel/debug || true
 	quota_fs
@@ -918,12 +924,8 @@ quota_is_off() {
 # (ubifs_qfail.ko makes ubifs_quota_write() return -EIO, as a refused
 # flash write would; the write itself is done, so the file stays sound).
 @test "quota file write error during the usage rebuild: the mount succeeds without quota" {
-	local ko=${QFD_UBIFS_QFAIL_KO:-} par=/sys/module/ubifs_qfail/parameters
-	if [[ -z $ko ]]; then
-		local why="no fault injector: QFD_UBIFS_QFAIL_KO is not set and there is no ubifs_qfail.ko beside --ubifs-ko (kernel/ubifs/build.sh builds one)"
-		[[ ${QFD_UBIFS_WANT_PATCHED:-0} != 1 ]] || { echo "$why"; return 1; }
-		skip "$why"
-	fi
+	need_qfail
+	local ko=$QFD_UBIFS_QFAIL_KO par=/sys/module/ubifs_qfail/parameters
 	local n log failed0
 	quota_fs
 	fs_umount uq
