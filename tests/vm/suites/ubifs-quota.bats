@@ -708,47 +708,82 @@ PYTHON
 # overlap on one vCPU, the 40 qfd processes wait at a barrier (a shared
 # flock) and start together, and a synchronous writer keeps the journal
 # busy, so that quota writers sleep between reading and writing a block.
-@test "parallel limit changes of 40 neighbouring ids all reach the flash" {
+# race_batches R DIR: the batch files of round R, one per setter: setter k
+# gets ids k, k+8, ... of every group of 48 neighbours (one quota file
+# block holds 56 entries; ids sharing id >> 8 share a leaf), so all eight
+# write the same block at the same time.  want: every line, as report
+# --csv prints it.
+race_batches() {
+	local r=$1 d=$2
+	awk -v r="$r" -v d="$d" -v base="$RACE_BASE" -v groups="$RACE_GROUPS" 'BEGIN {
+		for (g = 0; g < groups; g++)
+			for (i = 0; i < 48; i++) {
+				id = base + g * 256 + i
+				v = r * 100000 + g * 48 + i
+				printf "#%d %dK %dK %d %d\n", id, v, v + 50, v, v + 50 >(d "/b" i % 8)
+				printf "%d,%d,%d,%d,%d\n", id, v * 1024, (v + 50) * 1024, v, v + 50 >(d "/want")
+			}
+	}'
+	sort -t, -k1,1n -o "$d/want" "$d/want"
+}
+
+# race_round R DIR: eight qfd set --batch, each blocked reading its FIFO
+# until all eight are; then all are fed at once, so that their quota
+# writes overlap in the kernel (starting eight sanitizer builds at a
+# barrier would not: each start-up takes longer than a whole write).
+race_round() {
+	local r=$1 d=$2 k fd
+	local -a pids fds
+	for ((k = 0; k < 8; k++)); do
+		rm -f "$d/f$k"
+		mkfifo "$d/f$k"
+		no_leak_check "$QFD" set -u -q --batch "$d/f$k" "$MNT" &
+		pids+=($!)
+	done
+	# each open returns once its reader has opened the FIFO
+	for ((k = 0; k < 8; k++)); do
+		exec {fd}>"$d/f$k"
+		fds+=("$fd")
+	done
+	for ((k = 0; k < 8; k++)); do
+		cat "$d/b$k" >&"${fds[k]}"
+	done
+	for fd in "${fds[@]}"; do
+		exec {fd}>&-
+	done
+	for k in "${pids[@]}"; do
+		wait "$k" || { echo "round $r: qfd set --batch failed"; return 1; }
+	done
+}
+
+# Defect 4: entries that share a quota file block, written at once, must
+# not undo each other.  Known limit (kernel/README): with the mutex taken
+# out, this did not fail either, at -smp 1, with preempt=full or with
+# -smp 2 (tests/vm/check --preempt, --smp): it guards every value of a
+# burst of parallel writes, not yet that race itself.
+@test "parallel limit changes of neighbouring ids all reach the flash" {
 	quota_fs
 	[[ -x $QFD ]] || { echo "$QFD is not built (run make)"; return 1; }
-	local base=7100 n=40 rounds=${QFD_UBIFS_RACE_ROUNDS:-8}
-	local r i v pid load bar bad=0
-	local want=$BATS_TEST_TMPDIR/want got=$BATS_TEST_TMPDIR/got
-	local go=$BATS_TEST_TMPDIR/go busy=$BATS_TEST_TMPDIR/busy
-	local -a pids
+	local RACE_BASE=71680 RACE_GROUPS=${QFD_UBIFS_RACE_GROUPS:-8}
+	local rounds=${QFD_UBIFS_RACE_ROUNDS:-8} r bad=0
+	local d=$BATS_TEST_TMPDIR busy=$BATS_TEST_TMPDIR/busy load
 	for ((r = 1; r <= rounds; r++)); do
-		pids=()
-		: >"$want"
-		exec {bar}>"$go"
-		flock -x "$bar"
-		for ((i = 0; i < n; i++)); do
-			v=$((r * 100 + i))
-			no_leak_check flock -s "$go" \
-				"$QFD" set -u -q "$MNT" "#$((base + i))" \
-				--bsoft "${v}K" --bhard "$((v + 50))K" \
-				--isoft "$v" --ihard "$((v + 50))" {bar}>&- &
-			pids+=($!)
-			echo "$((base + i)),$((v * 1024)),$(((v + 50) * 1024)),$v,$((v + 50))" >>"$want"
-		done
+		race_batches "$r" "$d"
 		touch "$busy"
 		while [[ -e $busy ]]; do
 			dd if=/dev/zero of="$MNT/busy" bs=64k count=1 conv=notrunc,fsync status=none
-		done {bar}>&- &
+		done &
 		load=$!
-		exec {bar}>&-
-		for pid in "${pids[@]}"; do
-			wait "$pid" || { echo "round $r: qfd set failed"; rm -f "$busy"; return 1; }
-		done
+		race_round "$r" "$d" || { rm -f "$busy"; return 1; }
 		rm -f "$busy"
 		wait "$load"
 		fs_remount uq
 		"$QFD" report -u -N --csv -n -b \
 			-o ID,SPACE-SOFT,SPACE-HARD,FILES-SOFT,FILES-HARD "$MNT" |
-			awk -F, -v lo="$base" -v hi="$((base + n))" \
-				'$1 >= lo && $1 < hi' | sort -t, -k1,1n >"$got"
-		if ! cmp -s "$want" "$got"; then
+			awk -F, -v lo="$RACE_BASE" '$1 >= lo' | sort -t, -k1,1n >"$d/got"
+		if ! cmp -s "$d/want" "$d/got"; then
 			echo "round $r: limits read back after remount differ (-set +read):"
-			diff "$want" "$got" | grep '^[<>]' | tr '<>' '-+'
+			diff "$d/want" "$d/got" | grep '^[<>]' | tr '<>' '-+' | head -n 20
 			bad=$((bad + 1))
 		fi
 	done
