@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/stat.h>
 #include <wchar.h>
 #include <wctype.h>
 #include <stdio_ext.h>
@@ -65,6 +66,15 @@ struct qfd_out {
 
 static unsigned int out_titles;	/* tables titled so far */
 
+static bool same_file(int a, int b)
+{
+	struct stat sa, sb;
+
+	if (fstat(a, &sa) || fstat(b, &sb))
+		return false;
+	return sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 void qfd_stdout_setup(void)
 {
 	static char buf[STDOUT_BUF];
@@ -74,8 +84,15 @@ void qfd_stdout_setup(void)
 	 * libsmartcols pads a cell with one fputs per space) buys nothing.
 	 */
 	__fsetlocking(stdout, FSETLOCKING_BYCALLER);
-	/* a pipe or file gets 4 KiB writes by default: 16 times fewer calls */
-	if (!isatty(STDOUT_FILENO))
+	if (isatty(STDOUT_FILENO))
+		return;
+	/*
+	 * stdout and stderr in one pipe or file (2>&1, cron's mail): whole
+	 * lines, so that an error line lands after the rows printed before it.
+	 */
+	if (same_file(STDOUT_FILENO, STDERR_FILENO))
+		setvbuf(stdout, NULL, _IOLBF, 0);
+	else	/* 4 KiB writes by default: 16 times fewer calls */
 		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 }
 

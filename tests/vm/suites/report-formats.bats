@@ -171,6 +171,12 @@ MNTS=("$QFD_SCRATCH/rf-e" "$QFD_SCRATCH/rf-x")
 			[[ $output == *"qfd: /proc: "* ]] || { echo "$order: $output"; false; }
 			grep -qx qfdu1 <<<"$output"
 		done
+		# one pipe for both streams (cron mails it so): rows, then the
+		# error, in the order they happened; a large stdout buffer put
+		# the error first
+		run "$QFD" report -u --over soft --csv -n -o NAME "$m" /proc
+		[ "${lines[0]}" = qfdu1 ] && [[ ${lines[-1]} == "qfd: /proc: "* ]] ||
+			{ echo "$output"; false; }
 		# nobody in a group is at a hard limit: only the failure counts
 		run "$QFD" report -g --over hard -n "$m" /proc
 		[ "$status" -eq 1 ] || { echo "$m: $status $output"; false; }
