@@ -8,7 +8,7 @@
 # Every result is read back from the kernel with 'qfd get' or 'qfd report'.
 #
 # Run: tests/vm/check tests/vm/suites/apply.bats
-# vm-weight: 130
+# vm-weight: 100
 
 load ../lib/fs
 

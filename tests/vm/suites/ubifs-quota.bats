@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# vm-weight: 330
+# vm-weight: 290
 # UBIFS quota (kernel/ubifs/patches), tested with the patched module:
 #
 #   kernel/ubifs/build.sh                         # prints the ubifs.ko path
