@@ -309,67 +309,73 @@ static void summary(const struct walk *w, const char *path, const char *who)
 		printf("unchanged %s: %s on %zu %s\n", path, who, total, what);
 }
 
-int cmd_project(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "recursive", no_argument, NULL, 'r' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ "exit-changed", no_argument, NULL, OPT_EXIT_CHANGED },
-		{ "help", no_argument, NULL, 'h' },
-		/* the output options, but -r is --recursive here: --raw only */
-		{ "bytes", no_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'J' },
-		{ "raw", no_argument, NULL, OPT_RAW },
-		{ "csv", no_argument, NULL, QFD_OPT_CSV },
-		{ "noheadings", no_argument, NULL, 'n' },
-		{ "output", required_argument, NULL, 'o' },
-		{ "list-columns", no_argument, NULL, 'H' },
-		{ "sort", required_argument, NULL, QFD_OPT_SORT },
-		{ NULL, 0, NULL, 0 }
-	};
-	struct qfd_outopts oo = { 0 };
+/* What one "qfd project ACTION ..." was asked, beside the walk's state. */
+struct project_cmd {
 	struct walk w;
-	bool quiet = false, exit_changed = false, recursive = false;
-	const char *act;
-	char msg[256], who[300];
-	size_t changed = 0, i;
-	int c, n, npaths, rc = QFD_EXIT_OK, err = 0;
+	struct qfd_outopts oo;
+	bool quiet, exit_changed;
+	size_t changed;		/* over every path */
+	char who[300];		/* "project NAME (ID)", for the summaries */
+};
 
-	memset(&w, 0, sizeof(w));
-	if (argc < 2)
-		QFD_USAGE_ERR("project", "name an action: set, clear or show");
-	act = argv[1];
+static const struct option project_opts[] = {
+	{ "recursive", no_argument, NULL, 'r' },
+	{ "quiet", no_argument, NULL, 'q' },
+	{ "exit-changed", no_argument, NULL, OPT_EXIT_CHANGED },
+	{ "help", no_argument, NULL, 'h' },
+	/* the output options, but -r is --recursive here: --raw only */
+	{ "bytes", no_argument, NULL, 'b' },
+	{ "json", no_argument, NULL, 'J' },
+	{ "raw", no_argument, NULL, OPT_RAW },
+	{ "csv", no_argument, NULL, QFD_OPT_CSV },
+	{ "noheadings", no_argument, NULL, 'n' },
+	{ "output", required_argument, NULL, 'o' },
+	{ "list-columns", no_argument, NULL, 'H' },
+	{ "sort", required_argument, NULL, QFD_OPT_SORT },
+	{ NULL, 0, NULL, 0 }
+};
+
+/* 0, or the exit status: help was printed or the action is unknown */
+static int parse_action(struct project_cmd *pc, const char *act, bool *done)
+{
+	*done = true;
 	if (!strcmp(act, "-h") || !strcmp(act, "--help")) {
 		help();
 		return QFD_EXIT_OK;
 	}
 	if (!strcmp(act, "set"))
-		w.act = ACT_SET;
+		pc->w.act = ACT_SET;
 	else if (!strcmp(act, "clear"))
-		w.act = ACT_CLEAR;
+		pc->w.act = ACT_CLEAR;
 	else if (!strcmp(act, "show"))
-		w.act = ACT_SHOW;
+		pc->w.act = ACT_SHOW;
 	else
 		QFD_USAGE_ERR("project", "unknown action '%s': set, clear or show", act);
-	argc--;
-	argv++;
-	argv[0] = program_invocation_short_name;	/* for getopt's messages */
+	*done = false;
+	return QFD_EXIT_OK;
+}
+
+static int parse_opts(struct project_cmd *pc, int argc, char **argv, bool *done)
+{
+	int c;
+
+	*done = true;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "rqbJno:Hh", opts, NULL)) != -1) {
-		if (c != 'r' && qfd_outopt(&oo, c == OPT_RAW ? 'r' : c, optarg)) {
-			if (w.act != ACT_SHOW)
+	while ((c = getopt_long(argc, argv, "rqbJno:Hh", project_opts, NULL)) != -1) {
+		if (c != 'r' && qfd_outopt(&pc->oo, c == OPT_RAW ? 'r' : c, optarg)) {
+			if (pc->w.act != ACT_SHOW)
 				QFD_USAGE_ERR("project", "output options go with 'show'");
 			continue;
 		}
 		switch (c) {
 		case 'r':
-			recursive = true;
+			pc->w.recursive = true;
 			break;
 		case 'q':
-			quiet = true;
+			pc->quiet = true;
 			break;
 		case OPT_EXIT_CHANGED:
-			exit_changed = true;
+			pc->exit_changed = true;
 			break;
 		case 'h':
 			help();
@@ -379,68 +385,118 @@ int cmd_project(int argc, char **argv)
 			return QFD_EXIT_USAGE;
 		}
 	}
-	w.recursive = recursive;
-	npaths = argc - optind;
-	if (w.act == ACT_SHOW && oo.list_columns) {
-		qfd_out_list_columns(project_cols, PCOL_NCOLS);
-		return QFD_EXIT_OK;
-	}
-	if (w.act == ACT_SET) {
-		if (npaths != 2)
-			QFD_USAGE_ERR("project", "%s", npaths < 2 ?
-				      "name the directory and the project: qfd project set DIR PROJECT" :
-				      "one directory at a time: qfd project set DIR PROJECT");
-		/* a bad project is refused before anything is touched */
-		err = qfd_id_parse(QFD_PRJ, argv[argc - 1], &w.projid);
-		if (err) {
-			warnx("%s", qfd_id_strerror(QFD_PRJ, argv[argc - 1], err,
-						    msg, sizeof(msg)));
-			return QFD_EXIT_USAGE;
+	*done = false;
+	return QFD_EXIT_OK;
+}
+
+/*
+ * The paths to walk, checked before anything is touched (a bad project
+ * too): their count, or -1 with the exit status in *rc.
+ */
+static int check_args(struct project_cmd *pc, int npaths, const char *last,
+		      int *rc)
+{
+	char msg[256];
+	int err;
+
+	*rc = QFD_EXIT_USAGE;
+	if (pc->w.act != ACT_SET) {
+		if (!npaths) {
+			warnx("name a %s", pc->w.act == ACT_SHOW ? "path" : "directory");
+			qfd_usage_hint("project");
+			return -1;
 		}
-		npaths = 1;
-	} else if (!npaths) {
-		QFD_USAGE_ERR("project", "name a %s", w.act == ACT_SHOW ?
-			      "path" : "directory");
+		snprintf(pc->who, sizeof(pc->who), "project cleared");
+		return npaths;
 	}
+	if (npaths != 2) {
+		warnx("%s", npaths < 2 ?
+		      "name the directory and the project: qfd project set DIR PROJECT" :
+		      "one directory at a time: qfd project set DIR PROJECT");
+		qfd_usage_hint("project");
+		return -1;
+	}
+	err = qfd_id_parse(QFD_PRJ, last, &pc->w.projid);
+	if (err) {
+		warnx("%s", qfd_id_strerror(QFD_PRJ, last, err, msg, sizeof(msg)));
+		return -1;
+	}
+	if (qfd_id_name(QFD_PRJ, pc->w.projid))
+		snprintf(pc->who, sizeof(pc->who), "project %s (%u)",
+			 qfd_id_name(QFD_PRJ, pc->w.projid), pc->w.projid);
+	else
+		snprintf(pc->who, sizeof(pc->who), "project %u", pc->w.projid);
+	return 1;
+}
 
-	if (w.act == ACT_SHOW) {
-		w.out = qfd_out_new("projects", project_cols, PCOL_NCOLS, &oo);
-		if (!w.out)
-			return QFD_EXIT_USAGE;
-	}
-	if (w.act == ACT_SET) {
-		const char *name = qfd_id_name(QFD_PRJ, w.projid);
+static int walk_paths(struct project_cmd *pc, char **paths, int npaths)
+{
+	struct walk *w = &pc->w;
+	int n, err = 0;
 
-		if (name)
-			snprintf(who, sizeof(who), "project %s (%u)", name, w.projid);
-		else
-			snprintf(who, sizeof(who), "project %u", w.projid);
-	} else {
-		snprintf(who, sizeof(who), "project cleared");
-	}
 	for (n = 0; n < npaths && !err; n++) {
-		const char *path = argv[optind + n];
-
-		w.nchanged = w.nunchanged = 0;
-		err = walk_top(&w, path);
-		if (err || w.act == ACT_SHOW)
+		w->nchanged = w->nunchanged = 0;
+		err = walk_top(w, paths[n]);
+		if (err || w->act == ACT_SHOW)
 			continue;
-		changed += w.nchanged;
-		if (!quiet && (w.nchanged || w.nunchanged))
-			summary(&w, path, who);
+		pc->changed += w->nchanged;
+		if (!pc->quiet && (w->nchanged || w->nunchanged))
+			summary(w, paths[n], pc->who);
 	}
+	return err;
+}
+
+static int finish(struct project_cmd *pc, int err)
+{
+	struct walk *w = &pc->w;
+	int rc = QFD_EXIT_OK;
+	size_t i;
+
 	if (err) {
 		warnx("%s", strerror(-err));
 		rc = QFD_EXIT_FAILURE;
 	}
-	if (w.out && qfd_out_print(w.out))
+	if (w->out && qfd_out_print(w->out))
 		rc = QFD_EXIT_FAILURE;
-	if (w.failed)
+	if (w->failed)
 		rc = QFD_EXIT_FAILURE;
-	if (exit_changed && changed)
+	if (pc->exit_changed && pc->changed)
 		rc = qfd_exit_merge(rc, QFD_EXIT_CHANGED);
-	for (i = 0; i < w.nstrs; i++)
-		free(w.strs[i]);
-	free(w.strs);
+	for (i = 0; i < w->nstrs; i++)
+		free(w->strs[i]);
+	free(w->strs);
 	return rc;
+}
+
+int cmd_project(int argc, char **argv)
+{
+	struct project_cmd pc;
+	bool done;
+	int rc, npaths;
+
+	memset(&pc, 0, sizeof(pc));
+	if (argc < 2)
+		QFD_USAGE_ERR("project", "name an action: set, clear or show");
+	rc = parse_action(&pc, argv[1], &done);
+	if (done)
+		return rc;
+	argc--;
+	argv++;
+	argv[0] = program_invocation_short_name;	/* for getopt's messages */
+	rc = parse_opts(&pc, argc, argv, &done);
+	if (done)
+		return rc;
+	if (pc.w.act == ACT_SHOW && pc.oo.list_columns) {
+		qfd_out_list_columns(project_cols, PCOL_NCOLS);
+		return QFD_EXIT_OK;
+	}
+	npaths = check_args(&pc, argc - optind, argv[argc - 1], &rc);
+	if (npaths < 0)
+		return rc;
+	if (pc.w.act == ACT_SHOW) {
+		pc.w.out = qfd_out_new("projects", project_cols, PCOL_NCOLS, &pc.oo);
+		if (!pc.w.out)
+			return QFD_EXIT_USAGE;
+	}
+	return finish(&pc, walk_paths(&pc, argv + optind, npaths));
 }
