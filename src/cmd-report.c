@@ -234,6 +234,8 @@ int cmd_report(int argc, char **argv)
 		return QFD_EXIT_USAGE;
 
 	/* check -o, and make the metrics' files, before touching any filesystem */
+	if (r.textfile && qfd_prom_textfile_check(r.textfile))
+		return QFD_EXIT_USAGE;
 	if (r.prometheus)
 		r.prom = qfd_prom_new();
 	else

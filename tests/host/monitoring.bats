@@ -53,12 +53,46 @@ qfd_quota_scrape_error{mountpoint="/proc",fstype="proc",type="project"} 1' ]
 	run --separate-stderr "$QFD" report --textfile "$d/no/quota.prom" /proc
 	[ "$status" -eq 1 ]
 	[ "${stderr_lines[1]}" = "qfd: $d/no/quota.prom: cannot create a temporary file next to it: No such file or directory" ]
-	# a directory as the target: rename fails, the temporary file goes
+}
+
+# What is at PATH, for comparing before and after: type, mode, link target.
+textfile_target() {
+	stat -c '%F %a %t:%T' "$1"
+	if [ -L "$1" ]; then readlink "$1"; fi
+}
+
+@test "report --textfile refuses a target that is not a regular file, changing nothing, exit 2" {
+	d=$BATS_TEST_TMPDIR/tf
+	mkdir "$d"
+	echo old >"$d/real.prom"
 	mkdir "$d/dir.prom"
-	run --separate-stderr "$QFD" report --textfile "$d/dir.prom" /proc
-	[ "$status" -eq 1 ]
-	[[ ${stderr_lines[1]} == "qfd: $d/dir.prom: cannot write the metrics: Is a directory"* ]]
-	[ "$(ls -A "$d" | paste -sd ' ')" = "dir.prom quota.prom" ]
+	mkfifo "$d/fifo.prom"
+	ln -s real.prom "$d/link.prom"
+	ln -s nowhere.prom "$d/dangling.prom"
+	# perl-base is essential in Debian, python is not
+	perl -MSocket -e 'socket(S, AF_UNIX, SOCK_STREAM, 0) && bind(S, pack_sockaddr_un($ARGV[0])) or die "$!"' "$d/sock.prom"
+	kinds=("dir.prom:a directory" "fifo.prom:a fifo" "link.prom:a symbolic link"
+		"dangling.prom:a symbolic link" "sock.prom:a socket")
+	# a device node of our own, in the scratch directory only (root)
+	if mknod "$d/null.prom" c 1 3 2>/dev/null; then
+		kinds+=("null.prom:a character device")
+	fi
+	before=$(ls -A "$d")
+	for fk in "${kinds[@]}"; do
+		f=${fk%%:*} kind=${fk#*:}
+		was=$(textfile_target "$d/$f")
+		run --separate-stderr "$QFD" report --textfile "$d/$f" /proc
+		[ "$status" -eq 2 ] || { echo "$f: exit $status"; false; }
+		[ -z "$output" ]
+		[ "$stderr" = "qfd: $d/$f: $kind, not a regular file: --textfile replaces only a regular file (remove it, or name another file)" ]
+		[ "$(textfile_target "$d/$f")" = "$was" ] || { echo "$f changed"; false; }
+	done
+	[ "$(ls -A "$d")" = "$before" ]
+	[ "$(cat "$d/real.prom")" = old ]
+	# a regular file is replaced, through no link
+	run --separate-stderr "$QFD" report --textfile "$d/real.prom" /proc
+	[ "$status" -eq 0 ]
+	grep -q '^# HELP' "$d/real.prom"
 }
 
 @test "report --prometheus to a full stdout fails" {
