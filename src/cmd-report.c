@@ -236,7 +236,7 @@ int cmd_report(int argc, char **argv)
 	/* check -o, and make the metrics' files, before touching any filesystem */
 	if (r.textfile && qfd_prom_textfile_check(r.textfile))
 		return QFD_EXIT_USAGE;
-	if (r.prometheus)
+	if (r.prometheus && (r.textfile || !qfd_stdout_hold()))
 		r.prom = qfd_prom_new();
 	else
 		r.out = qfd_out_new("quotas", qfd_quota_cols, QCOL_NCOLS, &r.oo);
