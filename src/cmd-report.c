@@ -242,7 +242,7 @@ int cmd_report(int argc, char **argv)
 		r.out = qfd_out_new("quotas", qfd_quota_cols, QCOL_NCOLS, &r.oo);
 	if (!r.out && !r.prom)
 		return r.prometheus ? QFD_EXIT_FAILURE : QFD_EXIT_USAGE;
-	rc = qfd_fs_open_list(argv + optind, argc - optind, r.all, &fss, &nfs);
+	rc = qfd_fs_open_list(argv + optind, argc - optind, r.all, &fss, &nfs, NULL, 0);
 	if (rc) {
 		qfd_out_free(r.out);
 		qfd_prom_free(r.prom);

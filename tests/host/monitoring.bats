@@ -105,7 +105,7 @@ textfile_target() {
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "Usage: qfd check [-ugp] [-w T] [-c T] [-i WHO]... [-a | PATH...]" ]
 	for o in -u -g -p -a --all -i --id -w --warning -c --critical \
-		-W --files-warning -C --files-critical -h --help; do
+		-W --files-warning -C --files-critical -V --version -h --help; do
 		[[ $output == *" $o"[\ ,]* ]] || { echo "--help lacks $o"; false; }
 	done
 	"$QFD" --help | grep -q '^  check '
@@ -117,6 +117,16 @@ textfile_target() {
 		[ "$status" -eq 3 ] || { echo "$o: $status $output"; false; }
 		[[ $output == "QUOTA UNKNOWN - /proc: proc has no quota support in this kernel"* ]] ||
 			{ echo "$o: $output"; false; }
+	done
+}
+
+# The Monitoring Plugins guidelines: every plugin answers -V and --version.
+@test "check -V and --version print the version, exit 0" {
+	for o in -V --version; do
+		run --separate-stderr "$QFD" check $o
+		[ "$status" -eq 0 ]
+		[[ $output =~ ^qfd\ check\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+		[ -z "$stderr" ]
 	done
 }
 
@@ -142,10 +152,15 @@ textfile_target() {
 	run --separate-stderr "$QFD" check --bogus /proc
 	[ "$status" -eq 3 ]
 	[ "$output" = "QUOTA UNKNOWN - bad arguments: 'qfd check --help' lists the options" ]
+	# Nagios and NRPE drop stderr: the reason is on the status line
 	run --separate-stderr "$QFD" check /no/such/path
 	[ "$status" -eq 3 ]
-	[[ $output == "QUOTA UNKNOWN - "* ]]
-	[ "${stderr_lines[0]}" = "qfd: /no/such/path: No such file or directory" ]
+	[ "$output" = "QUOTA UNKNOWN - /no/such/path: No such file or directory" ]
+	[ -z "$stderr" ]
+	run --separate-stderr "$QFD" check /proc /no/such/path
+	[ "$status" -eq 3 ]
+	[ "$output" = "QUOTA UNKNOWN - /no/such/path: No such file or directory" ]
+	[ -z "$stderr" ]
 	run --separate-stderr "$QFD" check -i no-such-user-qfd /proc
 	[ "$status" -eq 3 ]
 	[ "$output" = "QUOTA UNKNOWN - unknown user 'no-such-user-qfd'" ]
