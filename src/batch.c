@@ -289,6 +289,38 @@ static int parse_line(struct qfd_setlist *l, struct reader *rd, char *line,
 	return 0;
 }
 
+/*
+ * Notepad and PowerShell start a UTF-8 file with a byte order mark: it is
+ * no part of the first WHO ("unknown user '\xef\xbb\xbfroot'", the mark
+ * invisible), so it is skipped.
+ */
+#define UTF8_BOM	"\xef\xbb\xbf"
+#define UTF8_BOM_LEN	3
+
+/*
+ * One line as getline() read it, len bytes.  strtok and every string
+ * function after it stop at a NUL, which would cut the line short, or
+ * make one that starts with it blank, without a word: it is a bad line.
+ */
+static int read_line(struct qfd_setlist *l, struct reader *rd, char *line,
+		     size_t len, int type)
+{
+	const char *nul;
+
+	if (rd->line == 1 && len >= UTF8_BOM_LEN &&
+	    !memcmp(line, UTF8_BOM, UTF8_BOM_LEN)) {
+		line += UTF8_BOM_LEN;
+		len -= UTF8_BOM_LEN;
+	}
+	nul = memchr(line, '\0', len);
+	if (nul) {
+		bad_line(rd, "a NUL byte at column %zu: a batch file is text, one id a line",
+			 (size_t)(nul - line) + 1);
+		return 0;
+	}
+	return parse_line(l, rd, line, type);
+}
+
 struct byid {
 	uint32_t id;
 	uint32_t idx;
@@ -354,12 +386,13 @@ int qfd_batch_read(struct qfd_setlist *l, FILE *f, const char *name, int type)
 	struct reader rd = { .file = name };
 	char *line = NULL;
 	size_t cap = 0;
+	ssize_t len;
 	int rc = 0;
 
 	l->file = name;
-	while (getline(&line, &cap, f) >= 0) {
+	while ((len = getline(&line, &cap, f)) >= 0) {
 		rd.line++;
-		rc = parse_line(l, &rd, line, type);
+		rc = read_line(l, &rd, line, (size_t)len, type);
 		if (rc)
 			break;
 	}

@@ -464,7 +464,8 @@ static void check_help(void)
 		     "                       the limit (80%) or a size (9G)\n"
 		     "  -c, --critical T     CRITICAL when space reaches T, the same way\n"
 		     "  -W, --files-warning T   the same for files: 80% or a count (9000)\n"
-		     "  -C, --files-critical T  (default: -w and -c when they are percentages)\n",
+		     "  -C, --files-critical T  (default: -w and -c when they are percentages)\n"
+		     "  -V, --version        show the version\n",
 		     "Over a soft limit in grace is WARNING; grace expired or a hard limit\n"
 		     "reached is CRITICAL.  Exit status: 0 OK, 1 WARNING, 2 CRITICAL,\n"
 		     "3 UNKNOWN (quotas off, no quota support, denied, bad arguments).\n");
@@ -516,11 +517,12 @@ static int check_options(struct check *k, int argc, char **argv)
 		{ "critical", required_argument, NULL, 'c' },
 		{ "files-warning", required_argument, NULL, 'W' },
 		{ "files-critical", required_argument, NULL, 'C' },
+		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, QFD_TYPE_SHORTOPTS "ai:w:c:W:C:h",
+	while ((c = getopt_long(argc, argv, QFD_TYPE_SHORTOPTS "ai:w:c:W:C:hV",
 				opts, NULL)) != -1) {
 		if (qfd_typeopt(&k->asked, c))
 			continue;
@@ -542,6 +544,10 @@ static int check_options(struct check *k, int argc, char **argv)
 		case 'h':
 			check_help();
 			return P_OK;
+		case 'V':
+			/* the Monitoring Plugins guidelines ask every plugin for it */
+			printf("qfd check %s\n", PACKAGE_VERSION);
+			return P_OK;
 		default:
 			return check_usage("bad arguments: 'qfd check --help' lists the options");
 		}
@@ -557,6 +563,7 @@ int cmd_check(int argc, char **argv)
 	struct check k = { .now = time(NULL) };
 	struct qfd_fs *fss = NULL;
 	size_t nfs = 0, i;
+	char why[512];
 	int rc;
 
 	/* --id can be given at most argc times */
@@ -565,9 +572,10 @@ int cmd_check(int argc, char **argv)
 	if (!k.who || !k.pf)
 		errx(P_UNKNOWN, "out of memory");
 	rc = check_options(&k, argc, argv);
+	/* Nagios and NRPE drop stderr: why a path failed goes on the status line */
 	if (rc < 0 && qfd_fs_open_list(argv + optind, argc - optind, k.all,
-				       &fss, &nfs))
-		rc = check_usage("cannot open the filesystems named (the line above says why)");
+				       &fss, &nfs, why, sizeof(why)))
+		msg_add(&k.unknowns, "%s", why);
 	if (rc < 0) {
 		for (i = 0; i < nfs; i++)
 			check_fs(&k, &fss[i]);

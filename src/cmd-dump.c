@@ -5,7 +5,8 @@
  * filesystem, of the same type or not.
  *
  * It streams: every entry is printed as Q_GETNEXTQUOTA returns it, and
- * nothing is kept, so 100,000 ids cost what one does.  Ids are written as
+ * nothing is kept, so 100,000 ids cost what one does; stdout is held
+ * (qfd_stdout_hold) until the document is whole.  Ids are written as
  * numbers, which mean the same on both sides where names might not; an
  * entry without any limit carries nothing to restore and is left out.
  * Limits are bytes and counts, grace periods seconds, a running grace time
@@ -25,6 +26,7 @@
 #include "cmds.h"
 #include "desired.h"
 #include "mnt.h"
+#include "output.h"
 #include "projid.h"
 #include "quota.h"
 
@@ -230,6 +232,11 @@ int cmd_dump(int argc, char **argv)
 	/* nothing is printed before the types are known to be readable */
 	rc = qfd_fs_types(&fs, asked, &types, false);
 	if (rc) {
+		qfd_fs_close(&fs);
+		return QFD_EXIT_FAILURE;
+	}
+	/* a dump cut short by a failure must not reach apply as a whole one */
+	if (qfd_stdout_hold()) {
 		qfd_fs_close(&fs);
 		return QFD_EXIT_FAILURE;
 	}

@@ -123,7 +123,7 @@ static int run(int argc, char **argv, enum action act)
 	}
 	if (!qfd_targets_ok(name, all, argc - optind))
 		return QFD_EXIT_USAGE;
-	rc = qfd_fs_open_list(argv + optind, argc - optind, all, &fss, &nfs);
+	rc = qfd_fs_open_list(argv + optind, argc - optind, all, &fss, &nfs, NULL, 0);
 	if (rc)
 		return rc;
 	for (i = 0; i < nfs; i++) {

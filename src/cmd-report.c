@@ -234,13 +234,15 @@ int cmd_report(int argc, char **argv)
 		return QFD_EXIT_USAGE;
 
 	/* check -o, and make the metrics' files, before touching any filesystem */
-	if (r.prometheus)
+	if (r.textfile && qfd_prom_textfile_check(r.textfile))
+		return QFD_EXIT_USAGE;
+	if (r.prometheus && (r.textfile || !qfd_stdout_hold()))
 		r.prom = qfd_prom_new();
 	else
 		r.out = qfd_out_new("quotas", qfd_quota_cols, QCOL_NCOLS, &r.oo);
 	if (!r.out && !r.prom)
 		return r.prometheus ? QFD_EXIT_FAILURE : QFD_EXIT_USAGE;
-	rc = qfd_fs_open_list(argv + optind, argc - optind, r.all, &fss, &nfs);
+	rc = qfd_fs_open_list(argv + optind, argc - optind, r.all, &fss, &nfs, NULL, 0);
 	if (rc) {
 		qfd_out_free(r.out);
 		qfd_prom_free(r.prom);

@@ -121,7 +121,7 @@ int cmd_state(int argc, char **argv)
 	out = qfd_out_new("filesystems", state_cols, SCOL_NCOLS, &oo);
 	if (!out)
 		return QFD_EXIT_USAGE;
-	rc = qfd_fs_open_list(argv + optind, argc - optind, all, &fss, &nfs);
+	rc = qfd_fs_open_list(argv + optind, argc - optind, all, &fss, &nfs, NULL, 0);
 	if (rc) {
 		qfd_out_free(out);
 		return rc;

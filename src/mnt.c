@@ -5,6 +5,7 @@
 #include <err.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -117,7 +118,26 @@ static int fill(struct qfd_fs *q, struct libmnt_fs *fs, int fd, dev_t dev)
 	return 0;
 }
 
-static int fs_open(const char *path, struct qfd_fs *q, bool quiet)
+/*
+ * A failure to open, in one line: into msg (len bytes) for a command that
+ * prints it itself (check's status line), or with len 0 onto stderr.
+ */
+static void open_err(char *msg, size_t len, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void open_err(char *msg, size_t len, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	if (len)
+		vsnprintf(msg, len, fmt, ap);
+	else
+		vwarnx(fmt, ap);
+	va_end(ap);
+}
+
+static int fs_open(const char *path, struct qfd_fs *q, char *msg, size_t len)
 {
 	struct libmnt_table *tb = mountinfo();
 	struct libmnt_fs *fs;
@@ -130,13 +150,12 @@ static int fs_open(const char *path, struct qfd_fs *q, bool quiet)
 	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st)) {
 		rc = -errno;
-		if (!quiet)
-			warn("%s", path);
+		open_err(msg, len, "%s: %s", path, strerror(-rc));
 		goto fail;
 	}
 	if (!tb) {
 		rc = -errno;
-		warnx("cannot read /proc/self/mountinfo: is /proc mounted?");
+		open_err(msg, len, "cannot read /proc/self/mountinfo: is /proc mounted?");
 		goto fail;
 	}
 	fs = find_mount_id(tb, fd, st.st_dev);
@@ -147,7 +166,8 @@ static int fs_open(const char *path, struct qfd_fs *q, bool quiet)
 	}
 	if (!fs) {
 		rc = -ENOENT;
-		warnx("%s: no mount holds this path in /proc/self/mountinfo", path);
+		open_err(msg, len, "%s: no mount holds this path in /proc/self/mountinfo",
+			 path);
 		goto fail;
 	}
 
@@ -166,7 +186,7 @@ static int fs_open(const char *path, struct qfd_fs *q, bool quiet)
 	rc = fill(q, fs, fd, st.st_dev);
 	fd = -1;
 	if (rc) {
-		warnx("%s: %s", path, strerror(-rc));
+		open_err(msg, len, "%s: %s", path, strerror(-rc));
 		qfd_fs_close(q);
 	}
 fail:
@@ -178,7 +198,7 @@ fail:
 
 int qfd_fs_open(const char *path, struct qfd_fs *q)
 {
-	return fs_open(path, q, false);
+	return fs_open(path, q, NULL, 0);
 }
 
 int qfd_fs_open_exit(int rc)
@@ -218,12 +238,13 @@ static bool quota_fstype(const char *type)
 }
 
 int qfd_fs_open_list(char **paths, int npaths, bool all,
-		     struct qfd_fs **fss, size_t *nfs)
+		     struct qfd_fs **fss, size_t *nfs, char *msg, size_t len)
 {
 	struct libmnt_table *tb = mountinfo();
 	struct libmnt_iter *it = NULL;
 	struct libmnt_fs *fs;
 	struct qfd_fs *v, q;
+	char skip[256];
 	size_t n = 0;
 	int i, rc;
 
@@ -231,7 +252,7 @@ int qfd_fs_open_list(char **paths, int npaths, bool all,
 	*nfs = 0;
 	if (all) {
 		if (!tb || !(it = mnt_new_iter(MNT_ITER_FORWARD))) {
-			warnx("cannot read /proc/self/mountinfo: is /proc mounted?");
+			open_err(msg, len, "cannot read /proc/self/mountinfo: is /proc mounted?");
 			return QFD_EXIT_FAILURE;
 		}
 		npaths = mnt_table_get_nents(tb);
@@ -239,7 +260,7 @@ int qfd_fs_open_list(char **paths, int npaths, bool all,
 	v = calloc((size_t)npaths + 1, sizeof(*v));
 	if (!v) {
 		mnt_free_iter(it);
-		warnx("out of memory");
+		open_err(msg, len, "out of memory");
 		return QFD_EXIT_FAILURE;
 	}
 
@@ -251,9 +272,9 @@ int qfd_fs_open_list(char **paths, int npaths, bool all,
 			    seen(v, n, mnt_fs_get_devno(fs)))
 				continue;
 			/* a mount we cannot open is not ours to report */
-			if (fs_open(mnt_fs_get_target(fs), &q, true))
+			if (fs_open(mnt_fs_get_target(fs), &q, skip, sizeof(skip)))
 				continue;
-		} else if ((rc = qfd_fs_open(paths[i], &q))) {
+		} else if ((rc = fs_open(paths[i], &q, msg, len))) {
 			qfd_fs_free_list(v, n);
 			return qfd_fs_open_exit(rc);
 		}

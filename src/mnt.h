@@ -35,10 +35,11 @@ void qfd_fs_close(struct qfd_fs *fs);
 /*
  * Open the filesystems a command names: the paths given, or with all every
  * mounted filesystem of a type that can keep quotas, one per superblock.
- * Prints its own errors; returns 0 or an exit code.
+ * Returns 0, or an exit code after one line: on stderr when len is 0,
+ * else into msg (len bytes) for the caller to print.
  */
 int qfd_fs_open_list(char **paths, int npaths, bool all,
-		     struct qfd_fs **fss, size_t *nfs);
+		     struct qfd_fs **fss, size_t *nfs, char *msg, size_t len);
 void qfd_fs_free_list(struct qfd_fs *fss, size_t nfs);
 
 /*

@@ -5,12 +5,14 @@
 #include <ctype.h>
 #include <err.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <inttypes.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/mman.h>
 #include <sys/stat.h>
 #include <wchar.h>
 #include <wctype.h>
@@ -66,6 +68,24 @@ struct qfd_out {
 
 static unsigned int out_titles;	/* tables titled so far */
 
+/*
+ * A program reading -J, -r, --csv, Prometheus metrics or a dump cannot
+ * tell a document cut short by a failure from a whole one.  While a
+ * command writes one, fd 1 is therefore an unnamed temporary file, and
+ * the real stdout (kept here) gets its content only when the command
+ * succeeded: the document is whole, or absent.  Kept at the level of the
+ * file descriptor, so that every writer (stdio, json-c, an exit() that
+ * flushes) goes the same way.
+ */
+static int held_stdout = -1;
+/*
+ * stdout and stderr are one terminal, pipe or file: a person (or cron's
+ * mail) reads it, error lines and all, so it is no document to hold back,
+ * and the lines must stay in the order they happened.
+ */
+static bool one_stream;
+#define COPY_CHUNK	65536
+
 static bool same_file(int a, int b)
 {
 	struct stat sa, sb;
@@ -84,16 +104,113 @@ void qfd_stdout_setup(void)
 	 * libsmartcols pads a cell with one fputs per space) buys nothing.
 	 */
 	__fsetlocking(stdout, FSETLOCKING_BYCALLER);
+	one_stream = same_file(STDOUT_FILENO, STDERR_FILENO);
 	if (isatty(STDOUT_FILENO))
 		return;
 	/*
 	 * stdout and stderr in one pipe or file (2>&1, cron's mail): whole
 	 * lines, so that an error line lands after the rows printed before it.
 	 */
-	if (same_file(STDOUT_FILENO, STDERR_FILENO))
+	if (one_stream)
 		setvbuf(stdout, NULL, _IOLBF, 0);
 	else	/* 4 KiB writes by default: 16 times fewer calls */
 		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
+}
+
+/*
+ * On disk where $TMPDIR (or /tmp) allows it, since a report of a million
+ * ids is hundreds of megabytes; in memory where it does not (read-only).
+ */
+static int hold_file(void)
+{
+	const char *dir = getenv("TMPDIR");
+	int fd;
+
+	fd = open(dir && *dir ? dir : "/tmp", O_TMPFILE | O_RDWR | O_CLOEXEC,
+		  0600);
+	if (fd < 0)
+		fd = memfd_create("qfd-output", MFD_CLOEXEC);
+	return fd;
+}
+
+int qfd_stdout_hold(void)
+{
+	int fd, saved;
+
+	if (held_stdout >= 0 || one_stream)
+		return 0;
+	if (fflush(stdout))
+		return -EIO;
+	fd = hold_file();
+	if (fd < 0) {
+		warn("cannot make a temporary file for the output (TMPDIR)");
+		return -errno;
+	}
+	saved = fcntl(STDOUT_FILENO, F_DUPFD_CLOEXEC, 3);
+	if (saved < 0 || dup2(fd, STDOUT_FILENO) < 0) {
+		warn("cannot hold the output back");
+		if (saved >= 0)
+			close(saved);
+		close(fd);
+		return -EIO;
+	}
+	close(fd);
+	held_stdout = saved;
+	return 0;
+}
+
+/* Everything written to from (from its start) onto to; 0 or -errno. */
+static int copy_fd(int from, int to)
+{
+	char buf[COPY_CHUNK];
+	ssize_t n, w, off;
+
+	if (lseek(from, 0, SEEK_SET) < 0)
+		return -errno;
+	while ((n = read(from, buf, sizeof(buf))) != 0) {
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n < 0)
+			return -errno;
+		for (off = 0; off < n; off += w) {
+			w = write(to, buf + off, (size_t)(n - off));
+			if (w < 0 && errno == EINTR)
+				w = 0;
+			else if (w < 0)
+				return -errno;
+		}
+	}
+	return 0;
+}
+
+int qfd_stdout_release(int rc)
+{
+	bool keep = rc != QFD_EXIT_FAILURE && rc != QFD_EXIT_USAGE;
+	int saved = held_stdout, err = 0;
+
+	if (saved < 0)
+		return rc;
+	held_stdout = -1;
+	if (fflush(stdout) || ferror(stdout)) {
+		warn("cannot keep the output in a temporary file (TMPDIR)");
+		clearerr(stdout);
+		rc = QFD_EXIT_FAILURE;
+		keep = false;
+	}
+	if (keep)
+		err = copy_fd(STDOUT_FILENO, saved);
+	/* the temporary file goes with the dup2: the document was copied or dropped */
+	dup2(saved, STDOUT_FILENO);
+	close(saved);
+	if (err) {
+		/* a reader that went away needs no message, as in main() */
+		if (err != -EPIPE)
+			warnx("write error: %s", strerror(-err));
+		/* ids over a limit still outrank it (qfd_exit_merge) */
+		if (rc != QFD_EXIT_OVER)
+			rc = QFD_EXIT_FAILURE;
+	}
+	return rc;
 }
 
 bool qfd_outopt(struct qfd_outopts *o, int c, const char *arg)
@@ -244,6 +361,10 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 	}
 	if (out->o.format == QFD_FMT_JSON)
 		make_keys(out);
+	if (out->o.format != QFD_FMT_TABLE && qfd_stdout_hold()) {
+		free(out);
+		return NULL;
+	}
 	return out;
 }
 

@@ -100,6 +100,21 @@ enum { QFD_OPT_CSV = 0x100, QFD_OPT_SORT };
  */
 void qfd_stdout_setup(void);
 
+/*
+ * Hold back what is written to stdout from now on (a document for
+ * programs), until qfd_stdout_release(): 0, or -errno after one line.
+ * qfd_out_new() calls it for -J, -r and --csv.  Nothing is held when
+ * stdout and stderr are one stream: rows and errors keep their order.
+ */
+int qfd_stdout_hold(void);
+/*
+ * The end of a run that exits with rc: what was held is written to stdout
+ * if rc is a success (0, 3 or 4), dropped if it is a failure (1 or 2).
+ * Returns rc, or 1 when the copy failed (after one line, unless stdout's
+ * reader went away).
+ */
+int qfd_stdout_release(int rc);
+
 /* Returns true when c was one of the output options. */
 bool qfd_outopt(struct qfd_outopts *o, int c, const char *arg);
 

@@ -292,6 +292,41 @@ static int write_synced(struct qfd_prom *p, FILE *f)
 	return rc;
 }
 
+static const char *file_kind(mode_t mode)
+{
+	static const struct {
+		mode_t type;
+		const char *what;
+	} kinds[] = {
+		{ S_IFDIR, "a directory" }, { S_IFLNK, "a symbolic link" },
+		{ S_IFIFO, "a fifo" }, { S_IFSOCK, "a socket" },
+		{ S_IFCHR, "a character device" }, { S_IFBLK, "a block device" },
+	};
+	size_t i;
+
+	for (i = 0; i < ARRAY_SIZE(kinds); i++)
+		if ((mode & S_IFMT) == kinds[i].type)
+			return kinds[i].what;
+	return "something";
+}
+
+int qfd_prom_textfile_check(const char *path)
+{
+	struct stat st;
+
+	/*
+	 * rename(2) would put a regular file in place of whatever is there: a
+	 * device node, a fifo, or a symbolic link (the link, its target left
+	 * as it was).  lstat's other errors (a missing directory) are the
+	 * temporary file's to report.
+	 */
+	if (lstat(path, &st) || S_ISREG(st.st_mode))
+		return 0;
+	warnx("%s: %s, not a regular file: --textfile replaces only a regular file (remove it, or name another file)",
+	      path, file_kind(st.st_mode));
+	return -EEXIST;
+}
+
 int qfd_prom_textfile(struct qfd_prom *p, const char *path)
 {
 	char *dir = strdup(path), *base = strdup(path), *tmp = NULL;
@@ -324,6 +359,12 @@ int qfd_prom_textfile(struct qfd_prom *p, const char *path)
 	rc = f ? write_synced(p, f) : -errno;
 	if (!f)
 		close(fd);
+	/* again: the walk may have taken minutes */
+	if (!rc && qfd_prom_textfile_check(path)) {
+		unlink(tmp);
+		free(tmp);
+		return -EEXIST;
+	}
 	if (!rc && rename(tmp, path))
 		rc = -errno;
 	if (rc) {

@@ -36,10 +36,15 @@ int qfd_prom_scrape(struct qfd_prom *p, const struct qfd_fs *fs, int type,
 /* Every family, in order, to f.  Returns 0 or -errno. */
 int qfd_prom_write(struct qfd_prom *p, FILE *f);
 /*
+ * 0 when --textfile may replace path: nothing is there, or a regular file.
+ * Otherwise -EEXIST after one line naming what is there.
+ */
+int qfd_prom_textfile_check(const char *path);
+/*
  * The same into path, atomically: a temporary file in path's directory,
- * flushed to disk, then renamed over path.  On any error the temporary file
- * is removed, path is left as it was, and one line says what failed.
- * Returns 0 or -errno.
+ * flushed to disk, then renamed over path if qfd_prom_textfile_check()
+ * still allows it.  On any error the temporary file is removed, path is
+ * left as it was, and one line says what failed.  Returns 0 or -errno.
  */
 int qfd_prom_textfile(struct qfd_prom *p, const char *path);
 

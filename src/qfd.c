@@ -152,5 +152,5 @@ int main(int argc, char **argv)
 	optind = 0;	/* restart getopt for the command's own options */
 	rc = cmd->run(argc, argv);
 	qfd_ids_free();
-	return close_stdout(rc);
+	return close_stdout(qfd_stdout_release(rc));
 }

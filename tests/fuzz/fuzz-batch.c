@@ -1,7 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
  * libFuzzer target: 'qfd set --batch' files (batch.c), read through a
- * memory stream; a parsed request must be what batch.h promises.  The
+ * memory stream; a parsed request must be what batch.h promises, and a
+ * batch with a NUL byte anywhere parses to nothing.  The
  * lines are project limits: project names resolve in /etc/projid alone
  * (read once), while an unknown user name would cost an NSS lookup per
  * execution, a hundred times slower, and exercise NSS, not qfd.
@@ -10,11 +11,18 @@
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "batch.h"
 #include "qfd.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+/* A NUL byte in any line makes the batch bad: nothing may be parsed. */
+static bool has_nul(const uint8_t *data, size_t size)
+{
+	return memchr(data, '\0', size) != NULL;
+}
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -34,12 +42,17 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		abort();
 	if (!rc && !l.n)
 		abort();	/* an empty batch is refused */
+	if (!rc && has_nul(data, size))
+		abort();	/* a line was cut at a NUL, or skipped */
 	for (i = 0; i < l.n; i++) {
 		const struct qfd_setreq *r = &l.v[i];
 
 		if (!r->line || r->asked & ~0xfu || r->id == UINT32_MAX)
 			abort();
 		if (!*qfd_setreq_who(&l, r))
+			abort();
+		/* the byte order mark of line 1 is skipped, never a WHO */
+		if (r->line == 1 && !strncmp(qfd_setreq_who(&l, r), "\xef\xbb\xbf", 3))
 			abort();
 	}
 	qfd_setlist_free(&l);

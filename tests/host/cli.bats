@@ -7,6 +7,8 @@
 # Only reads touch /; whatever could change limits aims at /proc (no
 # quota support, ENOSYS), so the host is never changed.
 
+bats_require_minimum_version 1.5.0
+
 setup() {
 	: "${QFD:?QFD must name the qfd binary}"
 }
@@ -165,6 +167,49 @@ COMMANDS="get set report state project on off sync check watch"
 	run sh -c '"$QFD" --help >/dev/full'
 	[ "$status" -eq 1 ]
 	[[ "$output" == "qfd: write error"* ]]
+}
+
+# A program cannot tell a document cut short from a whole one: after a
+# failure (exit 1 or 2) a machine format leaves nothing on stdout.  -u on a
+# named path starts the document before the kernel's answer (issue 30).
+@test "a failed command leaves no document on stdout: dump, -J, -r, --csv" {
+	d=$BATS_TEST_TMPDIR/p
+	mkdir "$d"
+	for c in "dump -u /proc" "dump -p --project-dirs /proc" \
+		"report -J -u /proc /" "report -r -u / /proc" "report --csv -g /proc" \
+		"report -J --sort ID -u /proc /" "state -J / /proc" "state --csv /proc /" \
+		"state -r /proc" "get -J / root" "project show -J $d /proc" \
+		"project show --csv $d /proc"; do
+		# shellcheck disable=SC2086 # $c is the words of a command line
+		run --separate-stderr "$QFD" $c
+		[ "$status" -eq 1 ] || { echo "$c: exit $status"; false; }
+		[ -z "$output" ] || { echo "$c left: $output"; false; }
+		[ -n "$stderr" ]
+	done
+	# the same commands that succeed print their whole document
+	run --separate-stderr "$QFD" project show -J "$d"
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "{" ] && [ "${lines[-1]}" = "}" ]
+	run --separate-stderr "$QFD" state -J -a
+	[ "$status" -eq 0 ]
+	[ "${lines[0]}" = "{" ] && [ "${lines[-1]}" = "}" ]
+	# appended to a file (O_APPEND), and where no temporary file can be made
+	echo first >"$d/out"
+	"$QFD" project show --csv "$d" >>"$d/out"
+	TMPDIR=/nonexistent "$QFD" project show --csv -n "$d" >>"$d/out"
+	[ "$(cat "$d/out")" = "first
+PATH,ID,PROJECT,INHERIT
+$d,0,,no
+$d,0,,no" ]
+	# one stream for both (2>&1, cron's mail): the lines as they happened
+	run "$QFD" project show --csv -n "$d" /proc
+	[ "$status" -eq 1 ]
+	[ "${lines[0]}" = "$d,0,,no" ]
+	[[ ${lines[1]} == "qfd: /proc: "* ]]
+	# a full stdout is still a failure, and says so
+	run sh -c '"$QFD" project show -J "$1" >/dev/full' sh "$d"
+	[ "$status" -eq 1 ]
+	[ "$output" = "qfd: write error: No space left on device" ]
 }
 
 # Under the sanitizer build (make check's), qsort(NULL, 0) was a UBSan

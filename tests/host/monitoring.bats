@@ -53,12 +53,46 @@ qfd_quota_scrape_error{mountpoint="/proc",fstype="proc",type="project"} 1' ]
 	run --separate-stderr "$QFD" report --textfile "$d/no/quota.prom" /proc
 	[ "$status" -eq 1 ]
 	[ "${stderr_lines[1]}" = "qfd: $d/no/quota.prom: cannot create a temporary file next to it: No such file or directory" ]
-	# a directory as the target: rename fails, the temporary file goes
+}
+
+# What is at PATH, for comparing before and after: type, mode, link target.
+textfile_target() {
+	stat -c '%F %a %t:%T' "$1"
+	if [ -L "$1" ]; then readlink "$1"; fi
+}
+
+@test "report --textfile refuses a target that is not a regular file, changing nothing, exit 2" {
+	d=$BATS_TEST_TMPDIR/tf
+	mkdir "$d"
+	echo old >"$d/real.prom"
 	mkdir "$d/dir.prom"
-	run --separate-stderr "$QFD" report --textfile "$d/dir.prom" /proc
-	[ "$status" -eq 1 ]
-	[[ ${stderr_lines[1]} == "qfd: $d/dir.prom: cannot write the metrics: Is a directory"* ]]
-	[ "$(ls -A "$d" | paste -sd ' ')" = "dir.prom quota.prom" ]
+	mkfifo "$d/fifo.prom"
+	ln -s real.prom "$d/link.prom"
+	ln -s nowhere.prom "$d/dangling.prom"
+	# perl-base is essential in Debian, python is not
+	perl -MSocket -e 'socket(S, AF_UNIX, SOCK_STREAM, 0) && bind(S, pack_sockaddr_un($ARGV[0])) or die "$!"' "$d/sock.prom"
+	kinds=("dir.prom:a directory" "fifo.prom:a fifo" "link.prom:a symbolic link"
+		"dangling.prom:a symbolic link" "sock.prom:a socket")
+	# a device node of our own, in the scratch directory only (root)
+	if mknod "$d/null.prom" c 1 3 2>/dev/null; then
+		kinds+=("null.prom:a character device")
+	fi
+	before=$(ls -A "$d")
+	for fk in "${kinds[@]}"; do
+		f=${fk%%:*} kind=${fk#*:}
+		was=$(textfile_target "$d/$f")
+		run --separate-stderr "$QFD" report --textfile "$d/$f" /proc
+		[ "$status" -eq 2 ] || { echo "$f: exit $status"; false; }
+		[ -z "$output" ]
+		[ "$stderr" = "qfd: $d/$f: $kind, not a regular file: --textfile replaces only a regular file (remove it, or name another file)" ]
+		[ "$(textfile_target "$d/$f")" = "$was" ] || { echo "$f changed"; false; }
+	done
+	[ "$(ls -A "$d")" = "$before" ]
+	[ "$(cat "$d/real.prom")" = old ]
+	# a regular file is replaced, through no link
+	run --separate-stderr "$QFD" report --textfile "$d/real.prom" /proc
+	[ "$status" -eq 0 ]
+	grep -q '^# HELP' "$d/real.prom"
 }
 
 @test "report --prometheus to a full stdout fails" {
@@ -71,7 +105,7 @@ qfd_quota_scrape_error{mountpoint="/proc",fstype="proc",type="project"} 1' ]
 	[ "$status" -eq 0 ]
 	[ "${lines[0]}" = "Usage: qfd check [-ugp] [-w T] [-c T] [-i WHO]... [-a | PATH...]" ]
 	for o in -u -g -p -a --all -i --id -w --warning -c --critical \
-		-W --files-warning -C --files-critical -h --help; do
+		-W --files-warning -C --files-critical -V --version -h --help; do
 		[[ $output == *" $o"[\ ,]* ]] || { echo "--help lacks $o"; false; }
 	done
 	"$QFD" --help | grep -q '^  check '
@@ -83,6 +117,16 @@ qfd_quota_scrape_error{mountpoint="/proc",fstype="proc",type="project"} 1' ]
 		[ "$status" -eq 3 ] || { echo "$o: $status $output"; false; }
 		[[ $output == "QUOTA UNKNOWN - /proc: proc has no quota support in this kernel"* ]] ||
 			{ echo "$o: $output"; false; }
+	done
+}
+
+# The Monitoring Plugins guidelines: every plugin answers -V and --version.
+@test "check -V and --version print the version, exit 0" {
+	for o in -V --version; do
+		run --separate-stderr "$QFD" check $o
+		[ "$status" -eq 0 ]
+		[[ $output =~ ^qfd\ check\ [0-9]+\.[0-9]+\.[0-9]+$ ]]
+		[ -z "$stderr" ]
 	done
 }
 
@@ -108,10 +152,15 @@ qfd_quota_scrape_error{mountpoint="/proc",fstype="proc",type="project"} 1' ]
 	run --separate-stderr "$QFD" check --bogus /proc
 	[ "$status" -eq 3 ]
 	[ "$output" = "QUOTA UNKNOWN - bad arguments: 'qfd check --help' lists the options" ]
+	# Nagios and NRPE drop stderr: the reason is on the status line
 	run --separate-stderr "$QFD" check /no/such/path
 	[ "$status" -eq 3 ]
-	[[ $output == "QUOTA UNKNOWN - "* ]]
-	[ "${stderr_lines[0]}" = "qfd: /no/such/path: No such file or directory" ]
+	[ "$output" = "QUOTA UNKNOWN - /no/such/path: No such file or directory" ]
+	[ -z "$stderr" ]
+	run --separate-stderr "$QFD" check /proc /no/such/path
+	[ "$status" -eq 3 ]
+	[ "$output" = "QUOTA UNKNOWN - /no/such/path: No such file or directory" ]
+	[ -z "$stderr" ]
 	run --separate-stderr "$QFD" check -i no-such-user-qfd /proc
 	[ "$status" -eq 3 ]
 	[ "$output" = "QUOTA UNKNOWN - unknown user 'no-such-user-qfd'" ]

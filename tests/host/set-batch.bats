@@ -235,3 +235,39 @@ batch_with() {
 	[[ $output == *"users.txt:4: files hard limit '--1': not a count"* ]]
 	[[ $output != *"quotactl"* ]]
 }
+
+# getline() counts the bytes it read; the fields were split as C strings,
+# so a NUL cut a line short ("root 1G 2G 10 2\0" + "0" read as 2 files)
+# or made one that starts with it blank.  Issue 30.
+@test "batch: a NUL byte anywhere in a line is a bad line naming it (exit 2, no quota call)" {
+	printf 'root 1M 2M 10 2\0000\n' >"$B/nul.txt"
+	printf '\0bin 1M 2M 10 20\n' >>"$B/nul.txt"
+	printf 'daemon 1M 2M 10 20\n\0\n' >>"$B/nul.txt"
+	run "$QFD" --debug set --batch "$B/nul.txt" /proc
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: $B/nul.txt:1: a NUL byte at column 16: a batch file is text, one id a line
+qfd: $B/nul.txt:2: a NUL byte at column 1: a batch file is text, one id a line
+qfd: $B/nul.txt:4: a NUL byte at column 1: a batch file is text, one id a line
+qfd: $B/nul.txt: 3 bad lines: nothing was changed" ]
+	# after the last newline too, and from stdin
+	run "$QFD" set --batch - /proc < <(printf 'root 1M 2M 10 20\n#0 1M 2M 10 20 # \0')
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: stdin:2: a NUL byte at column 18: a batch file is text, one id a line" ]
+}
+
+# A byte order mark (Notepad, PowerShell) at the start of a batch file is
+# skipped; anywhere else it is part of a name.
+@test "batch: a UTF-8 byte order mark at the start is skipped, elsewhere it is part of a name" {
+	printf '\357\273\277root 1M 2M 10 20\n' >"$B/bom.txt"
+	run "$QFD" set --batch "$B/bom.txt" /proc
+	# every check passed: the kernel's answer for /proc
+	[ "$status" -eq 1 ]
+	[[ $output == "qfd: /proc: "* ]]
+	printf '\357\273\277# a comment\n#0 1M 2M 10 20\n' >"$B/bom.txt"
+	run "$QFD" set --batch - /proc <"$B/bom.txt"
+	[ "$status" -eq 1 ]
+	printf 'root 1M 2M 10 20\n\357\273\277bin 1M 2M 10 20\n' >"$B/bom.txt"
+	run "$QFD" set --batch "$B/bom.txt" /proc
+	[ "$status" -eq 2 ]
+	[ "${lines[0]}" = "qfd: $B/bom.txt:2: unknown user '"$'\357\273\277'"bin'" ]
+}

@@ -13,6 +13,8 @@
 
 load ../lib/fs
 
+bats_require_minimum_version 1.5.0
+
 : "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
 
 # groupadd refuses such a name; the guest's /etc is a throw-away overlay
@@ -180,6 +182,25 @@ MNTS=("$QFD_SCRATCH/rf-e" "$QFD_SCRATCH/rf-x")
 		# nobody in a group is at a hard limit: only the failure counts
 		run "$QFD" report -g --over hard -n "$m" /proc
 		[ "$status" -eq 1 ] || { echo "$m: $status $output"; false; }
+	done
+}
+
+# A user may read the state (Q_GETINFO) but not walk the entries
+# (Q_GETNEXTQUOTA): the document has begun when the kernel refuses.  A
+# program reading it must get nothing rather than a document cut short.
+@test "a failed dump or report -J leaves nothing on stdout: the walk refused after the document began" {
+	for m in "${MNTS[@]}"; do
+		for c in "dump -u" "dump" "report -J -u" "report --csv -g"; do
+			# shellcheck disable=SC2086 # $c is words
+			run --separate-stderr setpriv --reuid 2001 --regid 2001 --clear-groups \
+				"$QFD" $c "$m"
+			[ "$status" -eq 1 ] || { echo "$c $m: exit $status"; false; }
+			[ -z "$output" ] || { echo "$c $m left: $output"; false; }
+			[[ ${stderr_lines[0]} == "qfd: $m: permission denied to read "* ]] ||
+				{ echo "$c $m: $stderr"; false; }
+		done
+		# root's dump of the same is whole JSON
+		"$QFD" dump "$m" | jq -e '.filesystems[0].user.limits | length > 0'
 	done
 }
 
