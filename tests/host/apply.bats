@@ -68,10 +68,10 @@ refused() {
 	printf '{"filesystems": [\n  {"path": "/proc",\n   "user": {"enforce": tru}}]}\n' >"$F"
 	run "$QFD" --debug apply "$F"
 	[ "$status" -eq 2 ]
-	[ "$output" = "qfd: $F:3:27: not valid JSON: boolean expected" ]
+	[ "$output" = "qfd: $F:3:27: not valid JSON: not a value (true, false, null, a number, a string, an object or an array)" ]
 	run "$QFD" apply - <"$F"
-	[ "$output" = "qfd: stdin:3:27: not valid JSON: boolean expected" ]
-	printf '{"filesystems": []} {}' | { run "$QFD" apply -; [ "$output" = "qfd: stdin:1:21: not valid JSON: something follows the document" ]; }
+	[ "$output" = "qfd: stdin:3:27: not valid JSON: not a value (true, false, null, a number, a string, an object or an array)" ]
+	printf '{"filesystems": []} {}' | { run "$QFD" apply -; [ "$output" = "qfd: stdin:1:22: not valid JSON: something follows the document" ]; }
 	printf '{"filesystems": [' | { run "$QFD" apply -; [ "$output" = "qfd: stdin:1:18: not valid JSON: the document ends too early" ]; }
 }
 
