@@ -52,6 +52,7 @@ struct qfd_jr {
 	size_t depth;
 	size_t place_n;		/* levels that name the item being handed over */
 	int rc;			/* sticky: why the reading stopped */
+	bool begun;		/* something other than blanks was fed */
 	char err[512];
 	/* the piece being fed, and how much of it line and col count */
 	const char *piece;
@@ -458,11 +459,23 @@ static void yajl_message(struct qfd_jr *jr)
 /* yajl stopped: a callback said why, or yajl did. */
 static int stopped(struct qfd_jr *jr)
 {
-	if (!jr->rc) {
+	if (jr->rc)
+		return jr->rc;
+	if (jr->begun)
 		yajl_message(jr);
-		jr->rc = -EINVAL;
-	}
+	else
+		snprintf(jr->err, sizeof(jr->err), "the document is empty");
+	jr->rc = -EINVAL;
 	return jr->rc;
+}
+
+/* Whether s[0..len) (no NUL) holds more than JSON's blanks (RFC 8259's ws). */
+static bool begins(const char *s, size_t len)
+{
+	for (; len; s++, len--)
+		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
+			return true;
+	return false;
 }
 
 int qfd_jr_feed(struct qfd_jr *jr, const char *buf, size_t len)
@@ -476,6 +489,7 @@ int qfd_jr_feed(struct qfd_jr *jr, const char *buf, size_t len)
 	/* yajl stops at a NUL byte, saying only "invalid char" */
 	nul = memchr(buf, '\0', len);
 	n = nul ? (size_t)(nul - buf) : len;
+	jr->begun = jr->begun || nul || begins(buf, n);
 	jr->piece = buf;
 	jr->counted = 0;
 	st = yajl_parse(jr->h, (const unsigned char *)buf, n);

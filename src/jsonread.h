@@ -5,10 +5,11 @@
  * have streamed, which are handed over one at a time and then freed.  So a
  * document of 100,000 limits costs one item's tree, not the whole one.
  *
- * Stricter than JSON's grammar, for documents that set quotas: a key that
- * appears twice in one object, a string that holds a NUL character
- * ("\u0000") and nesting deeper than QFD_JR_MAX_DEPTH are errors, as is
- * anything that follows the document.
+ * Strict JSON (RFC 8259), and stricter, for documents that set quotas: a
+ * key that appears twice in one object (json-c would keep the last one
+ * silently), a string or key that holds a NUL character ("\u0000": C
+ * strings end there), an empty document and nesting deeper than
+ * QFD_JR_MAX_DEPTH are errors, as is anything that follows the document.
  */
 #ifndef QFD_JSONREAD_H
 #define QFD_JSONREAD_H
@@ -47,7 +48,11 @@ void qfd_jr_free(struct qfd_jr *jr);
 int qfd_jr_feed(struct qfd_jr *jr, const char *buf, size_t len);
 int qfd_jr_finish(struct qfd_jr *jr, json_object **doc);
 
-/* After -EINVAL: what is wrong, and where (line and column from 1). */
+/*
+ * After -EINVAL: what is wrong ("PLACE: what" when it is inside a value),
+ * and where reading stopped: line and column, from 1, just past the token
+ * at fault (yajl reports where it is, not where the token began).
+ */
 const char *qfd_jr_error(const struct qfd_jr *jr, size_t *line, size_t *col);
 
 /*
