@@ -14,6 +14,7 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <json.h>
 
 #include "desired.h"
@@ -634,22 +635,63 @@ static int end(struct parser *p, int rc, const char *path)
 	return w->nbad ? -EINVAL : 0;
 }
 
+/*
+ * Reading stops here, and a regular file larger than this is refused
+ * unread: a document is about 100 bytes a limit, so 2 GiB is twenty
+ * million limits; what goes on past that is a mistake (a device, an
+ * endless pipe), and must not run until the disk or the memory is full.
+ */
+#define MAX_DOC		((size_t)2 << 30)
+
+static void too_large(struct qfd_want *w)
+{
+	warnx("%s: larger than 2 GiB, the most apply reads: split the document (one per filesystem)",
+	      w->file);
+	w->nbad++;
+}
+
+/* Feed f to the reader until its end, an error or MAX_DOC bytes. */
+static int feed_all(struct parser *p, FILE *f)
+{
+	char buf[65536];
+	size_t n, total = 0;
+	struct stat st;
+	int rc = 0;
+
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
+	    (uintmax_t)st.st_size > MAX_DOC) {
+		too_large(p->w);
+		return -E2BIG;
+	}
+	while (!rc && (n = fread(buf, 1, sizeof(buf), f))) {
+		total += n;
+		if (total > MAX_DOC) {
+			too_large(p->w);
+			return -E2BIG;
+		}
+		rc = qfd_jr_feed(p->jr, buf, n);
+	}
+	if (!rc && ferror(f)) {
+		warnx("%s: read error", p->w->file);
+		rc = -EIO;
+	}
+	return rc;
+}
+
 int qfd_want_read(struct qfd_want *w, FILE *f, const char *file,
 		  const char *path)
 {
-	char buf[65536];
 	struct parser p;
-	size_t n;
 	int rc = begin(&p, w, file);
 
-	while (!rc && (n = fread(buf, 1, sizeof(buf), f)))
-		rc = qfd_jr_feed(p.jr, buf, n);
-	if (!rc && ferror(f)) {
-		warnx("%s: read error", file);
+	if (rc)
+		return rc;
+	rc = feed_all(&p, f);
+	if (rc == -E2BIG || rc == -EIO) {
 		qfd_jr_free(p.jr);
-		return -EIO;
+		return rc == -EIO ? rc : -EINVAL;
 	}
-	return rc == -ENOMEM && !p.jr ? rc : end(&p, rc, path);
+	return end(&p, rc, path);
 }
 
 void qfd_want_free(struct qfd_want *w)

@@ -233,3 +233,22 @@ refused_at() {
 	refused_at '{"filesystems": [{"path": "/proc", "user": {"limits": [{"who": 0, "space-hard": 1}]},\n "user": {"limits": []}}]}' \
 		':2:8: filesystems[0].user: given twice in one object (first on line 1): keep one'
 }
+
+@test "apply: reading stops at 2 GiB, and at the first byte that is not JSON" {
+	# a sparse file larger than the limit: refused before reading
+	truncate -s 3G "$F"
+	run timeout 20 "$QFD" apply "$F"
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: $F: larger than 2 GiB, the most apply reads: split the document (one per filesystem)" ]
+	# endless input that is not JSON stops at once
+	run timeout 20 "$QFD" apply /dev/zero
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: /dev/zero:1:1: not valid JSON: a NUL byte" ]
+	run timeout 20 sh -c 'yes | "$QFD" apply -'
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: stdin:1:2: not valid JSON: a character that cannot start a value" ]
+	# JSON that never ends (blanks inside the object) stops at the limit
+	run timeout 120 sh -c '{ printf "{\"filesystems\": []"; tr "\\0" " " </dev/zero; } | "$QFD" apply -'
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: stdin: larger than 2 GiB, the most apply reads: split the document (one per filesystem)" ]
+}
