@@ -6,7 +6,7 @@
 set -eu
 
 # Building qfd
-BUILD_DEPS="autoconf automake libtool pkg-config make gcc libc6-dev linux-libc-dev libmount-dev libsmartcols-dev libnl-genl-3-dev libjson-c-dev"
+BUILD_DEPS="autoconf automake libtool pkg-config make gcc libc6-dev linux-libc-dev libmount-dev libsmartcols-dev libnl-genl-3-dev libjson-c-dev libyajl-dev"
 # Running the tests: bats, and the VM that boots a Debian kernel with the
 # filesystems (ext4, XFS, f2fs, UBIFS), quota-tools and xfsprogs to compare against
 BUILD_DEPS="$BUILD_DEPS bats jq locales clang libclang-rt-14-dev qemu-system-x86 busybox-static cpio kmod e2fsprogs xfsprogs f2fs-tools mtd-utils quota util-linux strace time"

@@ -104,43 +104,21 @@ static int parse_opts(struct applycmd *a, int argc, char **argv)
 	return 0;
 }
 
-/* The whole document into memory: json-c parses from a buffer. */
+/* The document, read in pieces as it is parsed (desired.c). */
 static int read_doc(struct applycmd *a)
 {
 	bool is_stdin = !strcmp(a->file, "-");
 	const char *name = is_stdin ? "stdin" : a->file;
 	FILE *f = is_stdin ? stdin : fopen(a->file, "re");
-	char *buf = NULL;
-	size_t len = 0, cap = 0, n;
 	int rc;
 
 	if (!f) {
 		warn("%s", a->file);
 		return QFD_EXIT_USAGE;
 	}
-	do {
-		if (cap - len < 65536) {
-			char *nb = realloc(buf, cap = cap ? cap * 2 : 65536);
-
-			if (!nb) {
-				free(buf);
-				errx(QFD_EXIT_FAILURE, "out of memory");
-			}
-			buf = nb;
-		}
-		n = fread(buf + len, 1, cap - len, f);
-		len += n;
-	} while (n);
-	rc = ferror(f);
+	rc = qfd_want_read(&a->want, f, name, a->path);
 	if (!is_stdin)
 		fclose(f);
-	if (rc) {
-		warnx("%s: read error", name);
-		free(buf);
-		return QFD_EXIT_FAILURE;
-	}
-	rc = qfd_want_parse(&a->want, buf, len, name, a->path);
-	free(buf);
 	if (rc == -EINVAL)
 		return QFD_EXIT_USAGE;
 	return rc ? QFD_EXIT_FAILURE : 0;

@@ -1,6 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * The desired-state document of 'qfd apply', read with json-c.
+ * The desired-state document of 'qfd apply', read through jsonread.c: the
+ * limits arrays item by item as they are read, the rest as json-c trees.
  *
  * Every item is checked, not only up to the first bad one, so a run shows
  * all there is to fix; each message names the item by its place in the
@@ -13,10 +14,12 @@
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <json.h>
 
 #include "desired.h"
 #include "ids.h"
+#include "jsonread.h"
 #include "quota.h"
 #include "units.h"
 
@@ -34,6 +37,7 @@ static const char *const grace_key[QFD_NTIMERS] = { "space", "files" };
 
 struct parser {
 	struct qfd_want *w;
+	struct qfd_jr *jr;
 	char place[256];
 };
 
@@ -468,10 +472,36 @@ static int parse_fs(struct parser *p, json_object *o, struct qfd_want_fs *f)
 	return 0;
 }
 
+/*
+ * At least n filesystems, zeroed: the limits read as they stream in come
+ * before the document's shape is known.
+ */
+static int fs_reserve(struct qfd_want *w, size_t n)
+{
+	struct qfd_want_fs *fs;
+
+	if (n <= w->nfs)
+		return 0;
+	if (n > w->fs_cap) {
+		size_t cap = w->fs_cap ? w->fs_cap : 4;
+
+		while (cap < n)
+			cap *= 2;
+		fs = reallocarray(w->fs, cap, sizeof(*fs));
+		if (!fs)
+			return -ENOMEM;
+		w->fs = fs;
+		w->fs_cap = cap;
+	}
+	memset(&w->fs[w->nfs], 0, (n - w->nfs) * sizeof(*w->fs));
+	w->nfs = n;
+	return 0;
+}
+
 static int parse_doc(struct parser *p, json_object *doc, const char *path)
 {
 	json_object *fss = NULL;
-	size_t i, n;
+	size_t i, n, len;
 	int rc;
 
 	if (!want_type(p, doc, json_type_object, "an object: {\"filesystems\": [...]}"))
@@ -492,15 +522,14 @@ static int parse_doc(struct parser *p, json_object *doc, const char *path)
 	n = enter(p, "filesystems", 0);
 	if (!want_type(p, fss, json_type_array, "an array"))
 		return 0;
-	p->w->nfs = json_object_array_length(fss);
-	if (path && p->w->nfs != 1) {
-		bad(p, "--path needs a document of one filesystem, not %zu", p->w->nfs);
+	len = json_object_array_length(fss);
+	if (path && len != 1) {
+		bad(p, "--path needs a document of one filesystem, not %zu", len);
 		return 0;
 	}
-	p->w->fs = calloc(p->w->nfs ? p->w->nfs : 1, sizeof(*p->w->fs));
-	if (!p->w->fs)
+	if (fs_reserve(p->w, len))
 		return -ENOMEM;
-	for (i = 0; i < p->w->nfs; i++) {
+	for (i = 0; i < len; i++) {
 		size_t m = enter(p, NULL, i);
 
 		rc = parse_fs(p, json_object_array_get_idx(fss, i), &p->w->fs[i]);
@@ -518,90 +547,151 @@ static int parse_doc(struct parser *p, json_object *doc, const char *path)
 	return 0;
 }
 
-/* "FILE:LINE:COL: what json-c says" for a document that is not JSON. */
-static void syntax_err(struct qfd_want *w, const char *buf, size_t end,
-		       const char *what)
+static int type_of(const char *key)
 {
-	size_t i, line = 1, col = 1;
+	int t;
 
-	for (i = 0; i < end; i++, col++) {
-		if (buf[i] == '\n') {
-			line++;
-			col = 0;
-		}
+	for (t = 0; key && t < QFD_NTYPES; t++)
+		if (!strcmp(key, qfd_want_type_key[t]))
+			return t;
+	return -1;
+}
+
+/* filesystems[I].TYPE.limits: the long arrays, read item by item. */
+static bool is_limits(void *ctx, const struct qfd_jr *jr)
+{
+	const char *k = qfd_jr_key(jr, 0);
+
+	(void)ctx;
+	if (qfd_jr_depth(jr) != 5 || !k || strcmp(k, "filesystems") ||
+	    qfd_jr_key(jr, 1) || type_of(qfd_jr_key(jr, 2)) < 0)
+		return false;
+	k = qfd_jr_key(jr, 3);
+	return k && !strcmp(k, "limits");
+}
+
+static int limits_item(void *ctx, const struct qfd_jr *jr, json_object *o)
+{
+	struct parser *p = ctx;
+	size_t i = qfd_jr_index(jr, 1);
+	int rc, type = type_of(qfd_jr_key(jr, 2));
+
+	if (fs_reserve(p->w, i + 1))
+		return -ENOMEM;
+	qfd_jr_place(jr, p->place, sizeof(p->place));
+	rc = parse_item(p, o, type, &p->w->fs[i].t[type].list);
+	p->place[0] = '\0';
+	return rc;
+}
+
+static const struct qfd_jr_ops limits_ops = {
+	.stream = is_limits,
+	.item = limits_item,
+};
+
+static int begin(struct parser *p, struct qfd_want *w, const char *file)
+{
+	memset(w, 0, sizeof(*w));
+	w->file = file;
+	*p = (struct parser){ .w = w };
+	p->jr = qfd_jr_new(&limits_ops, p);
+	if (!p->jr) {
+		warnx("%s: out of memory", file);
+		return -ENOMEM;
 	}
-	warnx("%s:%zu:%zu: not valid JSON: %s", w->file, line, col, what);
+	return 0;
+}
+
+/* Check the rest of the document, once all of it is read. */
+static int end(struct parser *p, int rc, const char *path)
+{
+	struct qfd_want *w = p->w;
+	json_object *doc = NULL;
+	size_t line, col;
+	const char *what;
+
+	if (!rc)
+		rc = qfd_jr_finish(p->jr, &doc);
+	if (rc == -EINVAL) {
+		what = qfd_jr_error(p->jr, &line, &col);
+		warnx("%s:%zu:%zu: %s", w->file, line, col, what);
+		w->nbad++;
+		rc = 0;
+	} else if (!rc) {
+		rc = parse_doc(p, doc, path);
+	}
+	json_object_put(doc);
+	qfd_jr_free(p->jr);
+	p->jr = NULL;
+	if (rc == -ENOMEM)
+		warnx("%s: out of memory", w->file);
+	if (rc)
+		return rc;
+	if (w->nbad > MAX_REPORTED)
+		warnx("%s: %zu more problems not shown", w->file, w->nbad - MAX_REPORTED);
+	/* one problem is one line; more get a count, as batch files do */
+	if (w->nbad > 1)
+		warnx("%s: %zu problems: nothing was changed", w->file, w->nbad);
+	return w->nbad ? -EINVAL : 0;
+}
+
+/*
+ * Reading stops here, and a regular file larger than this is refused
+ * unread: a document is about 100 bytes a limit, so 2 GiB is twenty
+ * million limits; what goes on past that is a mistake (a device, an
+ * endless pipe), and must not run until the disk or the memory is full.
+ */
+#define MAX_DOC		((size_t)2 << 30)
+
+static void too_large(struct qfd_want *w)
+{
+	warnx("%s: larger than 2 GiB, the most apply reads: split the document (one per filesystem)",
+	      w->file);
 	w->nbad++;
 }
 
-/* The buffer is not NUL-terminated: no str*() on it. */
-static bool only_blanks(const char *s, size_t len)
+/* Feed f to the reader until its end, an error or MAX_DOC bytes. */
+static int feed_all(struct parser *p, FILE *f)
 {
-	for (; len; s++, len--)
-		if (*s != ' ' && *s != '\t' && *s != '\r' && *s != '\n')
-			return false;
-	return true;
-}
+	char buf[65536];
+	size_t n, total = 0;
+	struct stat st;
+	int rc = 0;
 
-static json_object *tokenize(struct qfd_want *w, const char *buf, size_t len)
-{
-	struct json_tokener *tok = json_tokener_new();
-	enum json_tokener_error jerr;
-	json_object *doc;
-	size_t end;
-
-	if (!tok)
-		return NULL;
-	if (len > INT32_MAX) {
-		warnx("%s: too large", w->file);
-		w->nbad++;
-		json_tokener_free(tok);
-		return NULL;
+	if (!fstat(fileno(f), &st) && S_ISREG(st.st_mode) &&
+	    (uintmax_t)st.st_size > MAX_DOC) {
+		too_large(p->w);
+		return -E2BIG;
 	}
-	doc = json_tokener_parse_ex(tok, buf, (int)len);
-	jerr = json_tokener_get_error(tok);
-	end = json_tokener_get_parse_end(tok);
-	if (jerr == json_tokener_continue)
-		syntax_err(w, buf, len, "the document ends too early");
-	else if (jerr != json_tokener_success)
-		syntax_err(w, buf, end, json_tokener_error_desc(jerr));
-	else if (!only_blanks(buf + end, len - end))
-		syntax_err(w, buf, end, "something follows the document");
-	else if (!memchr(buf, '\0', len)) {
-		json_tokener_free(tok);
-		return doc;
-	} else
-		syntax_err(w, buf, (size_t)((const char *)memchr(buf, '\0', len) - buf),
-			   "a NUL byte");
-	json_object_put(doc);
-	json_tokener_free(tok);
-	return NULL;
+	while (!rc && (n = fread(buf, 1, sizeof(buf), f))) {
+		total += n;
+		if (total > MAX_DOC) {
+			too_large(p->w);
+			return -E2BIG;
+		}
+		rc = qfd_jr_feed(p->jr, buf, n);
+	}
+	if (!rc && ferror(f)) {
+		warnx("%s: read error", p->w->file);
+		rc = -EIO;
+	}
+	return rc;
 }
 
-int qfd_want_parse(struct qfd_want *w, const char *buf, size_t len,
-		   const char *file, const char *path)
+int qfd_want_read(struct qfd_want *w, FILE *f, const char *file,
+		  const char *path)
 {
-	struct parser p = { .w = w };
-	json_object *doc;
-	int rc;
+	struct parser p;
+	int rc = begin(&p, w, file);
 
-	memset(w, 0, sizeof(*w));
-	w->file = file;
-	doc = tokenize(w, buf, len);
-	if (!doc)
-		return w->nbad ? -EINVAL : -ENOMEM;
-	rc = parse_doc(&p, doc, path);
-	json_object_put(doc);
-	if (rc == -ENOMEM) {
-		warnx("%s: out of memory", file);
+	if (rc)
 		return rc;
+	rc = feed_all(&p, f);
+	if (rc == -E2BIG || rc == -EIO) {
+		qfd_jr_free(p.jr);
+		return rc == -EIO ? rc : -EINVAL;
 	}
-	if (w->nbad > MAX_REPORTED)
-		warnx("%s: %zu more problems not shown", file, w->nbad - MAX_REPORTED);
-	/* one problem is one line; more get a count, as batch files do */
-	if (w->nbad > 1)
-		warnx("%s: %zu problems: nothing was changed", file, w->nbad);
-	return w->nbad ? -EINVAL : 0;
+	return end(&p, rc, path);
 }
 
 void qfd_want_free(struct qfd_want *w)

@@ -3,7 +3,9 @@
  * The desired state of 'qfd apply' (and what 'qfd dump' writes): which quota
  * types are enforced, grace periods and limits per id, and the project of
  * directories, per filesystem.  The
- * document is JSON, read with json-c; qfd-apply(8) has the schema.
+ * document is JSON, read with yajl and json-c as it comes in (jsonread.h),
+ * so 100,000 limits cost their requests, not a tree; qfd-apply(8) has the
+ * schema.
  *
  * Parsing resolves every name and checks every value before a single quota
  * is read: a bad item is reported with its place in the document, and the
@@ -15,6 +17,7 @@
 #include <stdbool.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #include "batch.h"
 #include "qfd.h"
@@ -45,19 +48,20 @@ struct qfd_want_fs {
 
 struct qfd_want {
 	struct qfd_want_fs *fs;
-	size_t nfs;
+	size_t nfs, fs_cap;
 	const char *file;		/* for messages */
 	size_t nbad;
 };
 
 /*
- * Parse a document of len bytes.  path, when not NULL, replaces the path of
- * the document's only filesystem (apply --path).  Every problem is reported
- * as "FILE: PLACE: what" (or "FILE:LINE:COL: " for bad JSON).  Returns 0,
- * -EINVAL for a bad document, or -ENOMEM.
+ * Read and parse a document from f, in pieces as it comes.  path, when not
+ * NULL, replaces the path of the document's only filesystem (apply
+ * --path).  Every problem is reported as "FILE: PLACE: what" (or
+ * "FILE:LINE:COL: " for bad JSON).  Returns 0, -EINVAL for a bad
+ * document, -EIO for a read error, or -ENOMEM.
  */
-int qfd_want_parse(struct qfd_want *w, const char *buf, size_t len,
-		   const char *file, const char *path);
+int qfd_want_read(struct qfd_want *w, FILE *f, const char *file,
+		  const char *path);
 void qfd_want_free(struct qfd_want *w);
 
 /* "user", "group", "project": the keys of a filesystem's quota types. */

@@ -24,14 +24,14 @@ if [ ! -f "$builddir/config.h" ]; then
 fi
 
 # The target, then the qfd sources it needs besides its own file.
-TARGETS="units:units.c batch:batch.c,ids.c,units.c projid:ids.c columns:output.c,rows.c,units.c,ids.c apply:desired.c,batch.c,ids.c,units.c"
+TARGETS="units:units.c batch:batch.c,ids.c,units.c projid:ids.c columns:output.c,rows.c,units.c,ids.c apply:desired.c,jsonread.c,batch.c,ids.c,units.c"
 export TARGETS
 
 mkdir -p "$out"
 flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
 flags="$flags -Wall -Wextra -Wshadow -Wmissing-prototypes -Werror -Wno-missing-field-initializers"
 # shellcheck disable=SC2046
-smartcols=$(pkg-config --cflags --libs smartcols json-c)
+smartcols=$(pkg-config --cflags --libs smartcols json-c yajl)
 for t in $TARGETS; do
 	name=${t%%:*}
 	srcs=

@@ -1,12 +1,14 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * libFuzzer target: 'qfd apply' documents (desired.c, with json-c, batch.c,
- * ids.c and units.c).  A document that parses must be what desired.h
- * promises: every filesystem has a path, every item an id and only the
- * four limit bits, and no limit asked for is 0 unless it is "no limit".
+ * libFuzzer target: 'qfd apply' documents (desired.c and jsonread.c, with
+ * yajl and json-c, batch.c, ids.c and units.c), read as qfd reads them.
+ * A document that parses must be what desired.h promises: every
+ * filesystem has a path, every item an id and only the four limit bits,
+ * and no limit asked for is 0 unless it is "no limit".
  */
 #include <errno.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -16,12 +18,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
+	FILE *f = fmemopen((void *)data, size, "r");
 	struct qfd_want w;
 	size_t i, n;
 	int rc, t;
 
-	rc = qfd_want_parse(&w, (const char *)data, size, "fuzz",
-			    size && data[0] == ' ' ? "/override" : NULL);
+	if (!f)
+		abort();
+	rc = qfd_want_read(&w, f, "fuzz", size && data[0] == ' ' ? "/override" : NULL);
+	fclose(f);
 	if (rc && rc != -EINVAL)
 		abort();
 	for (i = 0; !rc && i < w.nfs; i++) {

@@ -68,10 +68,10 @@ refused() {
 	printf '{"filesystems": [\n  {"path": "/proc",\n   "user": {"enforce": tru}}]}\n' >"$F"
 	run "$QFD" --debug apply "$F"
 	[ "$status" -eq 2 ]
-	[ "$output" = "qfd: $F:3:27: not valid JSON: boolean expected" ]
+	[ "$output" = "qfd: $F:3:27: not valid JSON: not a value (true, false, null, a number, a string, an object or an array)" ]
 	run "$QFD" apply - <"$F"
-	[ "$output" = "qfd: stdin:3:27: not valid JSON: boolean expected" ]
-	printf '{"filesystems": []} {}' | { run "$QFD" apply -; [ "$output" = "qfd: stdin:1:21: not valid JSON: something follows the document" ]; }
+	[ "$output" = "qfd: stdin:3:27: not valid JSON: not a value (true, false, null, a number, a string, an object or an array)" ]
+	printf '{"filesystems": []} {}' | { run "$QFD" apply -; [ "$output" = "qfd: stdin:1:22: not valid JSON: something follows the document" ]; }
 	printf '{"filesystems": [' | { run "$QFD" apply -; [ "$output" = "qfd: stdin:1:18: not valid JSON: the document ends too early" ]; }
 }
 
@@ -155,4 +155,100 @@ dirs() {
 	[ "${lines[2]}" = "qfd: /proc: project directory qfd-none: no such directory" ]
 	[ "${lines[3]}" = "qfd: $F: nothing was changed" ]
 	[ "${#lines[@]}" -eq 4 ]
+}
+
+# notjson TEXT: apply refuses the document TEXT as not JSON, one line
+# naming the file, line and column, exit 2
+notjson() {
+	printf '%s' "$1" >"$F"
+	run "$QFD" --debug apply "$F"
+	[ "$status" -eq 2 ] || { echo "$1: exit $status: $output"; false; }
+	[ "${#lines[@]}" -eq 1 ] || { echo "$1: not one line: $output"; false; }
+	[[ $output == "qfd: $F:"[0-9]*:[0-9]*": not valid JSON: "* ]] ||
+		{ echo "$1: got: $output"; false; }
+}
+
+@test "apply: only strict JSON (RFC 8259): no comments, trailing commas, single quotes, NaN, 010" {
+	local v
+	for v in 010 01 NaN -NaN Infinity -Infinity TRUE True 0x10 +1 .5 1. - "'1M'" '"1M" // no limit' \
+		'"1M" /* no limit */' '"1M" # no limit' '"a	b"' '"\x41"' '"\u12"'; do
+		notjson '{"filesystems": [{"path": "/proc", "user": {"limits": [{"who": "root", "space-hard": '"$v"'}]}}]}'
+	done
+	notjson '{"filesystems": [{"path": "/proc"},]}'
+	notjson '{"filesystems": [{"path": "/proc",}]}'
+	notjson '{"filesystems": [{"path": "/proc"}],}'
+	notjson "{'filesystems': []}"
+	notjson '{filesystems: []}'
+	notjson '{"filesystems": [] "x": 1}'
+	notjson '{"filesystems": []} {"filesystems": []}'
+	notjson '[] []'
+}
+
+@test "apply: an empty or truncated document names the file" {
+	: >"$F"
+	run "$QFD" apply "$F"
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: $F:1:1: the document is empty" ]
+	printf ' \n\n  ' >"$F"
+	run "$QFD" apply "$F"
+	[ "$output" = "qfd: $F:3:3: the document is empty" ]
+	printf '{"filesystems": [{"path": "/pr' >"$F"
+	run "$QFD" apply "$F"
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: $F:1:31: not valid JSON: the document ends too early" ]
+	printf '{"filesystems": [{"path": "/proc", "user": {"limits": [{"who": 0, "space-hard": 12' >"$F"
+	run "$QFD" apply "$F"
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: $F:1:83: not valid JSON: the document ends too early" ]
+}
+
+# refused_at TEXT AT: apply refuses the document TEXT (printf's format)
+# with the one line "qfd: FILE" AT (":LINE:COL: ..."), exit 2, no quota call
+refused_at() {
+	printf "$1" >"$F"
+	run "$QFD" --debug apply "$F"
+	[ "$status" -eq 2 ] || { echo "exit $status: $output"; false; }
+	[ "$output" = "qfd: $F$2" ] || { echo "got: $output"; false; }
+}
+
+@test "apply: a NUL character in any string or key is an error naming the item" {
+	refused_at '{"filesystems": [{"path": "/proc", "user": {"limits": [{"who": "ro\\u0000ot", "space-hard": "1M"}]}}]}' \
+		':1:76: filesystems[0].user.limits[0].who: a string holds a NUL character (\u0000): remove it'
+	refused_at '{"filesystems": [{"path": "/proc\\u0000/x"}]}' \
+		':1:42: filesystems[0].path: a string holds a NUL character (\u0000): remove it'
+	refused_at '{"filesystems": [{"path": "/proc", "pa\\u0000th": "/"}]}' \
+		':1:48: filesystems[0]: a key holds a NUL character (\u0000): remove it'
+	refused_at '{"filesystems": [{"path": "/proc", "project-dirs": [{"path": "\\u0000", "project": 1}]}]}' \
+		':1:70: filesystems[0].project-dirs[0].path: a string holds a NUL character (\u0000): remove it'
+	refused_at '{"filesystems": [{"path": "/proc"}]}\0' ':1:37: not valid JSON: a NUL byte'
+}
+
+@test "apply: a key given twice in one object is refused, naming both places" {
+	refused_at '{"filesystems": [{"path": "/proc",\n  "path": "/sys"}]}' \
+		':2:9: filesystems[0].path: given twice in one object (first on line 1): keep one'
+	refused_at '{"filesystems": [],\n\n "filesystems": [{"path": "/proc"}]}' \
+		':3:15: filesystems: given twice in one object (first on line 1): keep one'
+	refused_at '{"filesystems": [{"path": "/proc", "user": {"limits": [{"who": "root", "space-hard": "1M",\n\t\t"space-hard": null}]}}]}' \
+		':2:15: filesystems[0].user.limits[0].space-hard: given twice in one object (first on line 1): keep one'
+	refused_at '{"filesystems": [{"path": "/proc", "user": {"limits": [{"who": 0, "space-hard": 1}]},\n "user": {"limits": []}}]}' \
+		':2:8: filesystems[0].user: given twice in one object (first on line 1): keep one'
+}
+
+@test "apply: reading stops at 2 GiB, and at the first byte that is not JSON" {
+	# a sparse file larger than the limit: refused before reading
+	truncate -s 3G "$F"
+	run timeout 20 "$QFD" apply "$F"
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: $F: larger than 2 GiB, the most apply reads: split the document (one per filesystem)" ]
+	# endless input that is not JSON stops at once
+	run timeout 20 "$QFD" apply /dev/zero
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: /dev/zero:1:1: not valid JSON: a NUL byte" ]
+	run timeout 20 sh -c 'yes | "$QFD" apply -'
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: stdin:1:2: not valid JSON: a character that cannot start a value" ]
+	# JSON that never ends (blanks inside the object) stops at the limit
+	run timeout 120 sh -c '{ printf "{\"filesystems\": []"; tr "\\0" " " </dev/zero; } | "$QFD" apply -'
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: stdin: larger than 2 GiB, the most apply reads: split the document (one per filesystem)" ]
 }

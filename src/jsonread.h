@@ -1,0 +1,68 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/*
+ * A JSON document read in pieces: yajl tokenizes it, and what it reads is
+ * built into json-c values, except the items of arrays the caller asks to
+ * have streamed, which are handed over one at a time and then freed.  So a
+ * document of 100,000 limits costs one item's tree, not the whole one.
+ *
+ * Strict JSON (RFC 8259), and stricter, for documents that set quotas: a
+ * key that appears twice in one object (json-c would keep the last one
+ * silently), a string or key that holds a NUL character ("\u0000": C
+ * strings end there), an empty document and nesting deeper than
+ * QFD_JR_MAX_DEPTH are errors, as is anything that follows the document.
+ */
+#ifndef QFD_JSONREAD_H
+#define QFD_JSONREAD_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <json.h>
+
+#define QFD_JR_MAX_DEPTH	32
+
+struct qfd_jr;
+
+struct qfd_jr_ops {
+	/*
+	 * An array starts, as the deepest level (qfd_jr_depth() - 1):
+	 * true streams its items to item() instead of keeping them (the
+	 * array is still in the tree, empty).
+	 */
+	bool (*stream)(void *ctx, const struct qfd_jr *jr);
+	/*
+	 * One item of a streamed array, complete; qfd_jr_place() names it.
+	 * The item is freed on return.  Nonzero (-errno) stops the reading.
+	 */
+	int (*item)(void *ctx, const struct qfd_jr *jr, json_object *o);
+};
+
+struct qfd_jr *qfd_jr_new(const struct qfd_jr_ops *ops, void *ctx);
+void qfd_jr_free(struct qfd_jr *jr);
+
+/*
+ * Feed the next len bytes, then call qfd_jr_finish() at the end of the
+ * input.  Both return 0; -EINVAL for a document that is not valid (see
+ * qfd_jr_error()); -ENOMEM; or what item() returned.  finish() hands over
+ * the tree, which the caller puts.
+ */
+int qfd_jr_feed(struct qfd_jr *jr, const char *buf, size_t len);
+int qfd_jr_finish(struct qfd_jr *jr, json_object **doc);
+
+/*
+ * After -EINVAL: what is wrong ("PLACE: what" when it is inside a value),
+ * and where reading stopped: line and column, from 1, just past the token
+ * at fault (yajl reports where it is, not where the token began).
+ */
+const char *qfd_jr_error(const struct qfd_jr *jr, size_t *line, size_t *col);
+
+/*
+ * Where the reader is: the levels of containers open, each a key (of an
+ * object: qfd_jr_key() is not NULL) or an index (of an array).
+ */
+size_t qfd_jr_depth(const struct qfd_jr *jr);
+const char *qfd_jr_key(const struct qfd_jr *jr, size_t level);
+size_t qfd_jr_index(const struct qfd_jr *jr, size_t level);
+/* The item being handed to item(), as "filesystems[0].user.limits[3]". */
+void qfd_jr_place(const struct qfd_jr *jr, char *buf, size_t len);
+
+#endif
