@@ -158,6 +158,11 @@ write_helper() {
 #                                      given owners (and chown as root)
 #   ubifsq.py churn MNT SEED SECS UID:GID...
 #                                      write and delete until EROFS
+#   ubifsq.py refused DIR N UID:GID    N creations in DIR as the owner
+#                                      (file, directory, O_TMPFILE,
+#                                      symlink, fifo in turn), each one
+#                                      gone again if it succeeds; prints
+#                                      how many ended how (EDQUOT=N)
 #
 # Space of an inode as the walk counts it: st_blocks * 512, which on UBIFS
 # is the size plus the extended attribute bytes rounded up to 4 KiB for
@@ -489,6 +494,39 @@ def churn(mnt, seed, seconds, owners):
     print("no cut")
 
 
+def refused(d, n, uid, gid):
+    """N creations of every kind in D as UID:GID; prints "RESULT=COUNT"
+    for each result (ok or the errno's name)."""
+    def fn():
+        res = {}
+        for i in range(n):
+            p = os.path.join(d, "r%d" % i)
+            k = i % 5
+            try:
+                if k == 0:
+                    os.close(os.open(p, os.O_CREAT | os.O_EXCL | os.O_WRONLY,
+                                     0o600))
+                    os.unlink(p)
+                elif k == 1:
+                    os.mkdir(p)
+                    os.rmdir(p)
+                elif k == 2:
+                    os.close(os.open(d, os.O_TMPFILE | os.O_WRONLY, 0o600))
+                elif k == 3:
+                    os.symlink("x", p)
+                    os.unlink(p)
+                else:
+                    os.mkfifo(p)
+                    os.unlink(p)
+                r = "ok"
+            except OSError as e:
+                r = errno.errorcode.get(e.errno, str(e.errno))
+            res[r] = res.get(r, 0) + 1
+        print(" ".join("%s=%d" % kv for kv in sorted(res.items())))
+        sys.stdout.flush()
+    return as_user(uid, gid, fn)
+
+
 def main(a):
     if not a:
         raise SystemExit(__doc__)
@@ -502,6 +540,9 @@ def main(a):
         elif a[0] == "churn":
             owners = [tuple(int(x) for x in o.split(":")) for o in a[4:]]
             churn(a[1], int(a[2]), float(a[3]), owners)
+        elif a[0] == "refused":
+            uid, gid = (int(x) for x in a[3].split(":"))
+            sys.exit(refused(a[1], int(a[2]), uid, gid))
         elif a[0] == "workload":
             owners = [tuple(int(x) for x in o.split(":")) for o in a[4:]]
             workload(a[1], int(a[2]), int(a[3]), owners)
@@ -615,6 +656,44 @@ PYTHON
 	run as_user qfdu1 dd if=/dev/zero of="$MNT/g1" bs=4096 count=4 status=none
 	[[ $output == *"Disk quota exceeded"* ]]
 	[ "$(stat -c %s "$MNT/g1")" -eq 8192 ]
+	check_usage
+}
+
+# Issue 28, defect 1: ubifs_new_inode() took the inode number before the
+# quota charge, and UBIFS never reuses inode numbers, so every refused
+# creation used one up for good (a user at her limit could run the volume
+# out of numbers: creation fails for all at INUM_WATERMARK, and past it the
+# master node no longer validates), and each refusal logged a kernel error
+# line. 3000 refusals of every kind of creation; the next file must get
+# the number after the last one used, also after a remount (the committed
+# counter), and the kernel log must not grow with the refusals.
+@test "refused creations at the inode limit use up no inode numbers and log nothing each" {
+	local n last next log
+	quota_fs
+	uq q set "$MNT" u 2003 0 0 0 3
+	as_user qfdu3 mkdir "$MNT/d"
+	as_user qfdu3 touch "$MNT/d/a" "$MNT/d/b"
+	last=$(stat -c %i "$MNT/d/b")
+	n=$(dmesg | wc -l)
+	run uq refused "$MNT/d" 3000 2003:2003
+	echo "refusals: $output"
+	[ "$status" -eq 0 ]
+	[ "$output" = "EDQUOT=3000" ]
+	log=$(new_log_lines "$n")
+	# limit raised: the next inode number follows the last one used
+	uq q set "$MNT" u 2003 0 0 0 0
+	as_user qfdu3 touch "$MNT/d/c"
+	next=$(stat -c %i "$MNT/d/c")
+	echo "last inode number before the refusals $last, next after them $next"
+	echo "kernel log after them ($(grep -c . <<<"$log") lines):"
+	head -n 5 <<<"$log"
+	[ "$next" -eq $((last + 1)) ]
+	[ "$(grep -c . <<<"$log")" -lt 10 ]
+	# and so does the counter committed to the flash
+	fs_remount uq
+	as_user qfdu3 touch "$MNT/d/e"
+	echo "after remount: $(stat -c %i "$MNT/d/e")"
+	[ "$(stat -c %i "$MNT/d/e")" -eq $((next + 1)) ]
 	check_usage
 }
 
