@@ -163,11 +163,14 @@ write_helper() {
 #                                      symlink, fifo in turn), each one
 #                                      gone again if it succeeds; prints
 #                                      how many ended how (EDQUOT=N)
+#   ubifsq.py craft IMG                in a fresh mkfs.ubifs image, give
+#                                      the highest inode (an empty file)
+#                                      the number 0xFFFFFFFF
 #
 # Space of an inode as the walk counts it: st_blocks * 512, which on UBIFS
 # is the size plus the extended attribute bytes rounded up to 4 KiB for
 # regular files and 0 for everything else; files: one per inode.
-import ctypes, errno, json, os, random, stat, struct, sys
+import ctypes, errno, json, os, random, stat, struct, sys, zlib
 
 NR_QUOTACTL_FD = 443                  # x86-64
 libc = ctypes.CDLL(None, use_errno=True)
@@ -527,6 +530,77 @@ def refused(d, n, uid, gid):
     return as_user(uid, gid, fn)
 
 
+UBIFS_MAGIC = 0x06101831
+
+
+def ubifs_crc(b):
+    # UBIFS: crc32_le seeded with ~0 and not inverted at the end
+    return zlib.crc32(b) ^ 0xffffffff
+
+
+def ubifs_nodes(img):
+    """(offset, length, type) of every node with a good CRC"""
+    off = 0
+    while off + 24 <= len(img):
+        magic, crc, _, ln, typ = struct.unpack_from("<IIQIB", img, off)
+        if (magic == UBIFS_MAGIC and 24 <= ln <= len(img) - off and
+                ubifs_crc(img[off + 8:off + ln]) == crc):
+            yield off, ln, typ
+            off += (ln + 7) & ~7
+        else:
+            off += 8
+
+
+def craft(path, new_inum=0xffffffff):
+    """Give the highest inode of a fresh mkfs.ubifs image (an empty file:
+    one inode node, one directory entry, nothing else) the inode number
+    NEW_INUM: in its inode node's key, in the index branches that point to
+    it and in its directory entry; CRCs recomputed. Its key stays the last
+    in the index, so the index stays sorted."""
+    img = bytearray(open(path, "rb").read())
+    found = list(ubifs_nodes(img))
+    keyed = [(o, n, t) for o, n, t in found if t in (0, 1, 2, 3)]
+    inum = max(struct.unpack_from("<I", img, o + 24)[0]
+               for o, _, t in keyed if t == 0)
+    mine = [(o, n, t) for o, n, t in keyed
+            if struct.unpack_from("<I", img, o + 24)[0] == inum]
+    if [t for _, _, t in mine] != [0]:
+        raise SystemExit("inode %d has other nodes than its inode" % inum)
+    patched = {"ino": 0, "dent": 0, "branch": 0}
+
+    def seal(o, n):
+        struct.pack_into("<I", img, o + 4, ubifs_crc(img[o + 8:o + n]))
+
+    for o, n, t in found:
+        if t == 0 and struct.unpack_from("<I", img, o + 24)[0] == inum:
+            struct.pack_into("<I", img, o + 24, new_inum)
+            patched["ino"] += 1
+        elif t == 2 and struct.unpack_from("<Q", img, o + 40)[0] == inum:
+            struct.pack_into("<Q", img, o + 40, new_inum)
+            patched["dent"] += 1
+        elif t == 9:
+            # index node: child_cnt, level, then branches of lnum, offs,
+            # len and an 8-byte key (simple key format, no authentication)
+            cnt = struct.unpack_from("<H", img, o + 24)[0]
+            hit = 0
+            for i in range(cnt):
+                b = o + 28 + 20 * i
+                k0, k1 = struct.unpack_from("<II", img, b + 12)
+                if k0 == inum and k1 >> 29 == 0:
+                    struct.pack_into("<I", img, b + 12, new_inum)
+                    hit += 1
+            if not hit:
+                continue
+            patched["branch"] += hit
+        else:
+            continue
+        seal(o, n)
+    if patched["ino"] != 1 or not patched["dent"] or not patched["branch"]:
+        raise SystemExit("could not patch inode %d: %r" % (inum, patched))
+    open(path, "wb").write(img)
+    print("inode %d is now %d: %r" % (inum, new_inum, patched))
+
+
 def main(a):
     if not a:
         raise SystemExit(__doc__)
@@ -543,6 +617,8 @@ def main(a):
         elif a[0] == "refused":
             uid, gid = (int(x) for x in a[3].split(":"))
             sys.exit(refused(a[1], int(a[2]), uid, gid))
+        elif a[0] == "craft":
+            craft(a[1])
         elif a[0] == "workload":
             owners = [tuple(int(x) for x in o.split(":")) for o in a[4:]]
             workload(a[1], int(a[2]), int(a[3]), owners)
@@ -695,6 +771,36 @@ PYTHON
 	echo "after remount: $(stat -c %i "$MNT/d/e")"
 	[ "$(stat -c %i "$MNT/d/e")" -eq $((next + 1)) ]
 	check_usage
+}
+
+# Issue 28, defect 3: the usage walk at a quota mount compared 32-bit key
+# inode numbers with (ino_t)-1, never equal on 64-bit kernels, so after an
+# inode numbered 0xFFFFFFFF the next number wrapped to 0 in the key and the
+# walk started over, forever, holding s_umount. UBIFS never hands out such
+# a number (INUM_WATERMARK), so the image is made by mkfs.ubifs and patched
+# (ubifsq.py craft). The quota mount must return, count that inode, and
+# the volume must unmount.
+@test "an inode numbered 0xFFFFFFFF: the quota mount returns and counts it" {
+	local src=$BATS_TEST_TMPDIR/src img=$BATS_TEST_TMPDIR/img
+	local ubi=/sys/class/ubi
+	quota_fs
+	fs_umount uq
+	mkdir "$src"
+	: >"$src/x"
+	chown 4343:4343 "$src/x"
+	mkfs.ubifs -r "$src" -m "$(<"$ubi/ubi0/min_io_size")" \
+		-e "$(<"$ubi/ubi0_0/usable_eb_size")" \
+		-c "$(<"$ubi/ubi0_0/reserved_ebs")" -o "$img"
+	uq craft "$img"
+	ubiupdatevol /dev/ubi0_0 "$img"
+	# not under "run": a hung mount would keep its output pipe open
+	bounded 60 fs_mount uq
+	[ "$(stat -c %i "$MNT/x")" -eq 4294967295 ]
+	run uq q get "$MNT" u 4343
+	echo "$output"
+	[ "$(jfield "$output" files)" -eq 1 ]
+	check_usage
+	bounded 60 fs_umount uq
 }
 
 @test "grace starts at the soft limit, and when it runs out the soft limit is hard" {
