@@ -16,11 +16,13 @@
 # that UBIFS without quota options behaves as stock runs with either.
 #
 # Usage is checked against a walk of the filesystem: for every user and
-# group, the sum of st_blocks * 512 over its inodes (each inode once, hard
-# links included) and the number of its inodes. On UBIFS st_blocks is the
-# file size plus the extended attribute bytes rounded up to 4 KiB for
-# regular files, and 0 for directories, symlinks and special files; the
-# patched UBIFS charges exactly that. The randomised workload is seeded:
+# group, the space the patched UBIFS charges summed over its inodes (each
+# inode once, hard links included) and the number of its inodes. A regular
+# file is charged st_blocks * 512 (on UBIFS the file size plus the bytes
+# UBIFS counts for its extended attributes, rounded up to 4 KiB); any
+# other inode those extended attribute bytes alone, rounded up the same
+# way (st_blocks is 0 for it), computed by the walk from the names and
+# values as UBIFS does (kernel/README, "What is charged"). The randomised workload is seeded:
 # the seed is printed (as a TAP comment) and QFD_SEED=N repeats a run.
 #
 # Everything goes through quotactl_fd(2) on an O_PATH descriptor, from a
@@ -167,9 +169,10 @@ write_helper() {
 #                                      the highest inode (an empty file)
 #                                      the number 0xFFFFFFFF
 #
-# Space of an inode as the walk counts it: st_blocks * 512, which on UBIFS
-# is the size plus the extended attribute bytes rounded up to 4 KiB for
-# regular files and 0 for everything else; files: one per inode.
+# Space of an inode as the walk counts it: for a regular file st_blocks *
+# 512, which on UBIFS is the size plus the extended attribute bytes rounded
+# up to 4 KiB; for any other inode its extended attribute bytes (as UBIFS
+# counts them, see xattr_bytes()) rounded up to 4 KiB; files: one per inode.
 import ctypes, errno, json, os, random, stat, struct, sys, zlib
 
 NR_QUOTACTL_FD = 443                  # x86-64
@@ -253,6 +256,23 @@ def q_main(a):
     print(json.dumps(res, sort_keys=True))
 
 
+def align(n, a):
+    return (n + a - 1) // a * a
+
+
+def xattr_bytes(p):
+    """The bytes UBIFS counts for the extended attributes of P (its inode's
+    xattr_size): per attribute a directory entry node with the full name
+    (CALC_DENT_SIZE, 56 bytes + name + 1, 8-aligned) and an inode node with
+    the value (CALC_XATTR_BYTES, 160 bytes + value + 1, 8-aligned)."""
+    n = 0
+    for name in os.listxattr(p, follow_symlinks=False):
+        v = os.getxattr(p, name, follow_symlinks=False)
+        n += align(56 + len(name.encode()) + 1, 8)
+        n += align(160 + len(v) + 1, 8)
+    return n
+
+
 def walk(mnt):
     """{"u": {uid: [space, files]}, "g": {...}} over every inode once."""
     use = {"u": {}, "g": {}}
@@ -271,9 +291,13 @@ def walk(mnt):
             if st.st_ino in seen:
                 continue
             seen.add(st.st_ino)
+            if stat.S_ISREG(st.st_mode):
+                space = st.st_blocks * 512
+            else:
+                space = align(xattr_bytes(p), 4096)
             for t, i in (("u", st.st_uid), ("g", st.st_gid)):
                 e = use[t].setdefault(i, [0, 0])
-                e[0] += st.st_blocks * 512
+                e[0] += space
                 e[1] += 1
     return use
 
@@ -801,6 +825,51 @@ PYTHON
 	[ "$(jfield "$output" files)" -eq 1 ]
 	check_usage
 	bounded 60 fs_umount uq
+}
+
+# Issue 28, defect 2: only regular files were charged for their extended
+# attributes (they count in st_blocks), so a user could keep about
+# ubifs_xattr_max_cnt() x 4 KiB (some 1.5 MiB) on every directory she owns,
+# without limit in total. Now every inode is charged its extended attribute
+# bytes, at once and in the usage rebuilt at mount; the walk counts the
+# same (xattr_bytes()).
+@test "extended attributes of directories are charged: EDQUOT at the space limit, usage exact after remount" {
+	quota_fs
+	uq q set "$MNT" u 2003 0 1048576 0 0
+	as_user qfdu3 mkdir "$MNT/d1" "$MNT/d2"
+	# 4000-byte values on both directories in turn, until a refusal
+	run as_user qfdu3 "$PYTHON" -c '
+import errno, os, sys
+n = 0
+try:
+    while n < 800:
+        os.setxattr(sys.argv[1 + n % 2], "user.k%d" % n, b"v" * 4000)
+        n += 1
+    print("no error after %d" % n)
+except OSError as e:
+    print("%s after %d" % (errno.errorcode[e.errno], n))
+' "$MNT/d1" "$MNT/d2"
+	echo "setxattr: $output"
+	local u
+	u=$(uq q get "$MNT" u 2003)
+	echo "quota: $u"
+	[[ $output == "EDQUOT after "* ]]
+	[ "$(jfield "$u" space)" -le 1048576 ]
+	[ "$(jfield "$u" space)" -gt $((1048576 - 2 * 8192)) ]
+	check_usage
+	fs_remount uq
+	[ "$(uq q get "$MNT" u 2003)" = "$u" ]
+	check_usage
+	# removing them gives the space back
+	as_user qfdu3 "$PYTHON" -c '
+import os, sys
+for d in sys.argv[1:]:
+    for n in os.listxattr(d):
+        os.removexattr(d, n)
+' "$MNT/d1" "$MNT/d2"
+	run uq q get "$MNT" u 2003
+	[ "$(jfield "$output" space)" -eq 0 ]
+	check_usage
 }
 
 @test "grace starts at the soft limit, and when it runs out the soft limit is hard" {
