@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# vm-weight: 290
+# vm-weight: 370
 # UBIFS quota (kernel/ubifs/patches), tested with the patched module:
 #
 #   kernel/ubifs/build.sh                         # prints the ubifs.ko path
@@ -1092,6 +1092,77 @@ race_round() {
 # dirty_writeback_centisecs is raised for the test: it is also the delay
 # after which UBIFS writes a write-buffer by itself, and the flusher's
 # period, so nothing but the sync puts the file on the flash.
+# Issue 28, defect 4: quota writes budgeted with a no_writeback flag (no
+# write-back under s_umount), and when such a budget failed with ENOSPC it
+# set c->bi.nospace, so every other user's budget then failed at once
+# without trying write-back; quota writes from ordinary paths (a dquot
+# acquired by chgrp, create or write), which hold no s_umount, went
+# without write-back too. Root takes the budget of a small LZO volume for
+# users with dirty pages of zeros (which write-back turns into a few bytes
+# on the flash): then qfdu2's chgrp to a group the quota file has no entry for must write
+# that entry (write-back makes the room: its budget is the first to need
+# it), and qfdu3's ordinary write after it must succeed too.
+@test "quota write on a volume full of dirty pages: write-back makes room, others keep writing" {
+	local wb=/proc/sys/vm/dirty_writeback_centisecs rc
+	quota_fs
+	fs_umount uq
+	ubirmvol /dev/ubi0 -N vol >/dev/null
+	ubimkvol /dev/ubi0 -N vol -s 24MiB >/dev/null
+	fs_mount uq "$MOUNT_OPTS,compr=lzo"
+	chmod 1777 "$MNT"
+	write_bytes "$MNT/u2" 4096 qfdu2
+	write_bytes "$MNT/u3" 4096 qfdu3
+	sync -f "$MNT"
+	# no periodic write-back during the test (teardown restores it)
+	cat "$wb" >"$BATS_TEST_TMPDIR/wb"
+	echo 360000 >"$wb"
+	# Root dirties pages of zeros until no budget is left for users (root
+	# may go on into UBIFS's reserved pool), with no write-back yet: the
+	# room is all in dirty pages.
+	run "$PYTHON" -c '
+import os, sys
+p = sys.argv[1]
+fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+
+
+def free():
+    st = os.statvfs(p)
+    return st.f_bavail * st.f_bsize, st.f_bfree * st.f_bsize
+
+
+n, prev = 0, free()
+while n < 20000:
+    os.write(fd, bytes(4096))
+    n += 1
+    f = free()
+    if f[1] > prev[1]:
+        print("written back after %d pages" % n)
+        break
+    if f[0] == 0:
+        print("no room for users after %d pages" % n)
+        break
+    prev = f
+else:
+    print("still room after %d pages" % n)
+' "$MNT/fill"
+	echo "fill: $output"
+	[ "$status" -eq 0 ]
+	[[ $output == "no room for users after "* ]]
+	# a group qfdu2 belongs to, with no entry in the quota file yet (not
+	# even asked for: Q_GETQUOTA of a new id writes an entry too)
+	run as_user qfdu2 chgrp qfdg2 "$MNT/u2"
+	echo "chgrp: status $status: $output"
+	rc=$status
+	run as_user qfdu3 dd if=/dev/zero of="$MNT/u3" bs=4096 count=1 \
+		oflag=append conv=notrunc status=none
+	echo "qfdu3's write: status $status: $output"
+	[ "$rc" -eq 0 ]
+	[ "$status" -eq 0 ]
+	[ "$(stat -c %G "$MNT/u2")" = qfdg2 ]
+	echo "$(<"$BATS_TEST_TMPDIR/wb")" >"$wb"
+	check_usage
+}
+
 @test "sync after a failed quota write: data written before it is on the flash" {
 	need_qfail
 	local ko=$QFD_UBIFS_QFAIL_KO par=/sys/module/ubifs_qfail/parameters
