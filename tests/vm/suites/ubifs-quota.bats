@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# vm-weight: 290
+# vm-weight: 370
 # UBIFS quota (kernel/ubifs/patches), tested with the patched module:
 #
 #   kernel/ubifs/build.sh                         # prints the ubifs.ko path
@@ -16,11 +16,13 @@
 # that UBIFS without quota options behaves as stock runs with either.
 #
 # Usage is checked against a walk of the filesystem: for every user and
-# group, the sum of st_blocks * 512 over its inodes (each inode once, hard
-# links included) and the number of its inodes. On UBIFS st_blocks is the
-# file size plus the extended attribute bytes rounded up to 4 KiB for
-# regular files, and 0 for directories, symlinks and special files; the
-# patched UBIFS charges exactly that. The randomised workload is seeded:
+# group, the space the patched UBIFS charges summed over its inodes (each
+# inode once, hard links included) and the number of its inodes. A regular
+# file is charged st_blocks * 512 (on UBIFS the file size plus the bytes
+# UBIFS counts for its extended attributes, rounded up to 4 KiB); any
+# other inode those extended attribute bytes alone, rounded up the same
+# way (st_blocks is 0 for it), computed by the walk from the names and
+# values as UBIFS does (kernel/README, "What is charged"). The randomised workload is seeded:
 # the seed is printed (as a TAP comment) and QFD_SEED=N repeats a run.
 #
 # Everything goes through quotactl_fd(2) on an O_PATH descriptor, from a
@@ -163,11 +165,15 @@ write_helper() {
 #                                      symlink, fifo in turn), each one
 #                                      gone again if it succeeds; prints
 #                                      how many ended how (EDQUOT=N)
+#   ubifsq.py craft IMG                in a fresh mkfs.ubifs image, give
+#                                      the highest inode (an empty file)
+#                                      the number 0xFFFFFFFF
 #
-# Space of an inode as the walk counts it: st_blocks * 512, which on UBIFS
-# is the size plus the extended attribute bytes rounded up to 4 KiB for
-# regular files and 0 for everything else; files: one per inode.
-import ctypes, errno, json, os, random, stat, struct, sys
+# Space of an inode as the walk counts it: for a regular file st_blocks *
+# 512, which on UBIFS is the size plus the extended attribute bytes rounded
+# up to 4 KiB; for any other inode its extended attribute bytes (as UBIFS
+# counts them, see xattr_bytes()) rounded up to 4 KiB; files: one per inode.
+import ctypes, errno, json, os, random, stat, struct, sys, zlib
 
 NR_QUOTACTL_FD = 443                  # x86-64
 libc = ctypes.CDLL(None, use_errno=True)
@@ -250,6 +256,23 @@ def q_main(a):
     print(json.dumps(res, sort_keys=True))
 
 
+def align(n, a):
+    return (n + a - 1) // a * a
+
+
+def xattr_bytes(p):
+    """The bytes UBIFS counts for the extended attributes of P (its inode's
+    xattr_size): per attribute a directory entry node with the full name
+    (CALC_DENT_SIZE, 56 bytes + name + 1, 8-aligned) and an inode node with
+    the value (CALC_XATTR_BYTES, 160 bytes + value + 1, 8-aligned)."""
+    n = 0
+    for name in os.listxattr(p, follow_symlinks=False):
+        v = os.getxattr(p, name, follow_symlinks=False)
+        n += align(56 + len(name.encode()) + 1, 8)
+        n += align(160 + len(v) + 1, 8)
+    return n
+
+
 def walk(mnt):
     """{"u": {uid: [space, files]}, "g": {...}} over every inode once."""
     use = {"u": {}, "g": {}}
@@ -268,9 +291,13 @@ def walk(mnt):
             if st.st_ino in seen:
                 continue
             seen.add(st.st_ino)
+            if stat.S_ISREG(st.st_mode):
+                space = st.st_blocks * 512
+            else:
+                space = align(xattr_bytes(p), 4096)
             for t, i in (("u", st.st_uid), ("g", st.st_gid)):
                 e = use[t].setdefault(i, [0, 0])
-                e[0] += st.st_blocks * 512
+                e[0] += space
                 e[1] += 1
     return use
 
@@ -527,6 +554,77 @@ def refused(d, n, uid, gid):
     return as_user(uid, gid, fn)
 
 
+UBIFS_MAGIC = 0x06101831
+
+
+def ubifs_crc(b):
+    # UBIFS: crc32_le seeded with ~0 and not inverted at the end
+    return zlib.crc32(b) ^ 0xffffffff
+
+
+def ubifs_nodes(img):
+    """(offset, length, type) of every node with a good CRC"""
+    off = 0
+    while off + 24 <= len(img):
+        magic, crc, _, ln, typ = struct.unpack_from("<IIQIB", img, off)
+        if (magic == UBIFS_MAGIC and 24 <= ln <= len(img) - off and
+                ubifs_crc(img[off + 8:off + ln]) == crc):
+            yield off, ln, typ
+            off += (ln + 7) & ~7
+        else:
+            off += 8
+
+
+def craft(path, new_inum=0xffffffff):
+    """Give the highest inode of a fresh mkfs.ubifs image (an empty file:
+    one inode node, one directory entry, nothing else) the inode number
+    NEW_INUM: in its inode node's key, in the index branches that point to
+    it and in its directory entry; CRCs recomputed. Its key stays the last
+    in the index, so the index stays sorted."""
+    img = bytearray(open(path, "rb").read())
+    found = list(ubifs_nodes(img))
+    keyed = [(o, n, t) for o, n, t in found if t in (0, 1, 2, 3)]
+    inum = max(struct.unpack_from("<I", img, o + 24)[0]
+               for o, _, t in keyed if t == 0)
+    mine = [(o, n, t) for o, n, t in keyed
+            if struct.unpack_from("<I", img, o + 24)[0] == inum]
+    if [t for _, _, t in mine] != [0]:
+        raise SystemExit("inode %d has other nodes than its inode" % inum)
+    patched = {"ino": 0, "dent": 0, "branch": 0}
+
+    def seal(o, n):
+        struct.pack_into("<I", img, o + 4, ubifs_crc(img[o + 8:o + n]))
+
+    for o, n, t in found:
+        if t == 0 and struct.unpack_from("<I", img, o + 24)[0] == inum:
+            struct.pack_into("<I", img, o + 24, new_inum)
+            patched["ino"] += 1
+        elif t == 2 and struct.unpack_from("<Q", img, o + 40)[0] == inum:
+            struct.pack_into("<Q", img, o + 40, new_inum)
+            patched["dent"] += 1
+        elif t == 9:
+            # index node: child_cnt, level, then branches of lnum, offs,
+            # len and an 8-byte key (simple key format, no authentication)
+            cnt = struct.unpack_from("<H", img, o + 24)[0]
+            hit = 0
+            for i in range(cnt):
+                b = o + 28 + 20 * i
+                k0, k1 = struct.unpack_from("<II", img, b + 12)
+                if k0 == inum and k1 >> 29 == 0:
+                    struct.pack_into("<I", img, b + 12, new_inum)
+                    hit += 1
+            if not hit:
+                continue
+            patched["branch"] += hit
+        else:
+            continue
+        seal(o, n)
+    if patched["ino"] != 1 or not patched["dent"] or not patched["branch"]:
+        raise SystemExit("could not patch inode %d: %r" % (inum, patched))
+    open(path, "wb").write(img)
+    print("inode %d is now %d: %r" % (inum, new_inum, patched))
+
+
 def main(a):
     if not a:
         raise SystemExit(__doc__)
@@ -543,6 +641,8 @@ def main(a):
         elif a[0] == "refused":
             uid, gid = (int(x) for x in a[3].split(":"))
             sys.exit(refused(a[1], int(a[2]), uid, gid))
+        elif a[0] == "craft":
+            craft(a[1])
         elif a[0] == "workload":
             owners = [tuple(int(x) for x in o.split(":")) for o in a[4:]]
             workload(a[1], int(a[2]), int(a[3]), owners)
@@ -694,6 +794,81 @@ PYTHON
 	as_user qfdu3 touch "$MNT/d/e"
 	echo "after remount: $(stat -c %i "$MNT/d/e")"
 	[ "$(stat -c %i "$MNT/d/e")" -eq $((next + 1)) ]
+	check_usage
+}
+
+# Issue 28, defect 3: the usage walk at a quota mount compared 32-bit key
+# inode numbers with (ino_t)-1, never equal on 64-bit kernels, so after an
+# inode numbered 0xFFFFFFFF the next number wrapped to 0 in the key and the
+# walk started over, forever, holding s_umount. UBIFS never hands out such
+# a number (INUM_WATERMARK), so the image is made by mkfs.ubifs and patched
+# (ubifsq.py craft). The quota mount must return, count that inode, and
+# the volume must unmount.
+@test "an inode numbered 0xFFFFFFFF: the quota mount returns and counts it" {
+	local src=$BATS_TEST_TMPDIR/src img=$BATS_TEST_TMPDIR/img
+	local ubi=/sys/class/ubi
+	quota_fs
+	fs_umount uq
+	mkdir "$src"
+	: >"$src/x"
+	chown 4343:4343 "$src/x"
+	mkfs.ubifs -r "$src" -m "$(<"$ubi/ubi0/min_io_size")" \
+		-e "$(<"$ubi/ubi0_0/usable_eb_size")" \
+		-c "$(<"$ubi/ubi0_0/reserved_ebs")" -o "$img"
+	uq craft "$img"
+	ubiupdatevol /dev/ubi0_0 "$img"
+	# not under "run": a hung mount would keep its output pipe open
+	bounded 60 fs_mount uq
+	[ "$(stat -c %i "$MNT/x")" -eq 4294967295 ]
+	run uq q get "$MNT" u 4343
+	echo "$output"
+	[ "$(jfield "$output" files)" -eq 1 ]
+	check_usage
+	bounded 60 fs_umount uq
+}
+
+# Issue 28, defect 2: only regular files were charged for their extended
+# attributes (they count in st_blocks), so a user could keep about
+# ubifs_xattr_max_cnt() x 4 KiB (some 1.5 MiB) on every directory she owns,
+# without limit in total. Now every inode is charged its extended attribute
+# bytes, at once and in the usage rebuilt at mount; the walk counts the
+# same (xattr_bytes()).
+@test "extended attributes of directories are charged: EDQUOT at the space limit, usage exact after remount" {
+	quota_fs
+	uq q set "$MNT" u 2003 0 1048576 0 0
+	as_user qfdu3 mkdir "$MNT/d1" "$MNT/d2"
+	# 4000-byte values on both directories in turn, until a refusal
+	run as_user qfdu3 "$PYTHON" -c '
+import errno, os, sys
+n = 0
+try:
+    while n < 800:
+        os.setxattr(sys.argv[1 + n % 2], "user.k%d" % n, b"v" * 4000)
+        n += 1
+    print("no error after %d" % n)
+except OSError as e:
+    print("%s after %d" % (errno.errorcode[e.errno], n))
+' "$MNT/d1" "$MNT/d2"
+	echo "setxattr: $output"
+	local u
+	u=$(uq q get "$MNT" u 2003)
+	echo "quota: $u"
+	[[ $output == "EDQUOT after "* ]]
+	[ "$(jfield "$u" space)" -le 1048576 ]
+	[ "$(jfield "$u" space)" -gt $((1048576 - 2 * 8192)) ]
+	check_usage
+	fs_remount uq
+	[ "$(uq q get "$MNT" u 2003)" = "$u" ]
+	check_usage
+	# removing them gives the space back
+	as_user qfdu3 "$PYTHON" -c '
+import os, sys
+for d in sys.argv[1:]:
+    for n in os.listxattr(d):
+        os.removexattr(d, n)
+' "$MNT/d1" "$MNT/d2"
+	run uq q get "$MNT" u 2003
+	[ "$(jfield "$output" space)" -eq 0 ]
 	check_usage
 }
 
@@ -917,6 +1092,77 @@ race_round() {
 # dirty_writeback_centisecs is raised for the test: it is also the delay
 # after which UBIFS writes a write-buffer by itself, and the flusher's
 # period, so nothing but the sync puts the file on the flash.
+# Issue 28, defect 4: quota writes budgeted with a no_writeback flag (no
+# write-back under s_umount), and when such a budget failed with ENOSPC it
+# set c->bi.nospace, so every other user's budget then failed at once
+# without trying write-back; quota writes from ordinary paths (a dquot
+# acquired by chgrp, create or write), which hold no s_umount, went
+# without write-back too. Root takes the budget of a small LZO volume for
+# users with dirty pages of zeros (which write-back turns into a few bytes
+# on the flash): then qfdu2's chgrp to a group the quota file has no entry for must write
+# that entry (write-back makes the room: its budget is the first to need
+# it), and qfdu3's ordinary write after it must succeed too.
+@test "quota write on a volume full of dirty pages: write-back makes room, others keep writing" {
+	local wb=/proc/sys/vm/dirty_writeback_centisecs rc
+	quota_fs
+	fs_umount uq
+	ubirmvol /dev/ubi0 -N vol >/dev/null
+	ubimkvol /dev/ubi0 -N vol -s 24MiB >/dev/null
+	fs_mount uq "$MOUNT_OPTS,compr=lzo"
+	chmod 1777 "$MNT"
+	write_bytes "$MNT/u2" 4096 qfdu2
+	write_bytes "$MNT/u3" 4096 qfdu3
+	sync -f "$MNT"
+	# no periodic write-back during the test (teardown restores it)
+	cat "$wb" >"$BATS_TEST_TMPDIR/wb"
+	echo 360000 >"$wb"
+	# Root dirties pages of zeros until no budget is left for users (root
+	# may go on into UBIFS's reserved pool), with no write-back yet: the
+	# room is all in dirty pages.
+	run "$PYTHON" -c '
+import os, sys
+p = sys.argv[1]
+fd = os.open(p, os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o644)
+
+
+def free():
+    st = os.statvfs(p)
+    return st.f_bavail * st.f_bsize, st.f_bfree * st.f_bsize
+
+
+n, prev = 0, free()
+while n < 20000:
+    os.write(fd, bytes(4096))
+    n += 1
+    f = free()
+    if f[1] > prev[1]:
+        print("written back after %d pages" % n)
+        break
+    if f[0] == 0:
+        print("no room for users after %d pages" % n)
+        break
+    prev = f
+else:
+    print("still room after %d pages" % n)
+' "$MNT/fill"
+	echo "fill: $output"
+	[ "$status" -eq 0 ]
+	[[ $output == "no room for users after "* ]]
+	# a group qfdu2 belongs to, with no entry in the quota file yet (not
+	# even asked for: Q_GETQUOTA of a new id writes an entry too)
+	run as_user qfdu2 chgrp qfdg2 "$MNT/u2"
+	echo "chgrp: status $status: $output"
+	rc=$status
+	run as_user qfdu3 dd if=/dev/zero of="$MNT/u3" bs=4096 count=1 \
+		oflag=append conv=notrunc status=none
+	echo "qfdu3's write: status $status: $output"
+	[ "$rc" -eq 0 ]
+	[ "$status" -eq 0 ]
+	[ "$(stat -c %G "$MNT/u2")" = qfdg2 ]
+	echo "$(<"$BATS_TEST_TMPDIR/wb")" >"$wb"
+	check_usage
+}
+
 @test "sync after a failed quota write: data written before it is on the flash" {
 	need_qfail
 	local ko=$QFD_UBIFS_QFAIL_KO par=/sys/module/ubifs_qfail/parameters
