@@ -26,7 +26,8 @@
 #   -j N            parallel make jobs (default: number of CPUs)
 #
 # Environment:
-#   QFD_CACHE         cache directory (default /var/cache/qfd)
+#   QFD_CACHE         cache directory (default /var/cache/qfd as root; the
+#                     source package is kept in its ksrc/, see kernel/lib.bash)
 #   QFD_KSRC_VERSION  pin a linux-source-5.10 version, e.g. 5.10.262-1
 #
 # Output: TAP lines ("ok N - ...", "not ok N - ...") and a last line
@@ -42,15 +43,17 @@ export LC_ALL=C
 unset MAKEFLAGS MFLAGS MAKELEVEL MAKE_TERMOUT MAKE_TERMERR
 
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
-CACHE=${QFD_CACHE:-/var/cache/qfd}
+# The cache, the release that carries 5.10 and the source download are
+# kernel/lib.bash's, shared with the kernel builder and the VM.
+# shellcheck source=../lib.bash
+. "$HERE/../lib.bash"
+CACHE=$(qfd_cache) || { echo "check.sh: cannot create the cache directory" >&2; exit 1; }
 PIN=${QFD_KSRC_VERSION:-}
 JOBS=$(nproc 2>/dev/null || echo 2)
 INSTALL_DEPS=0
 REFRESH=0
-OFFLINE=0
 KEEP=0
 QUICK=0
-REFRESH_DAYS=7
 
 # Debian packages the check needs on a fresh Debian 12 machine.
 DEB_PKGS="build-essential bc bison flex libssl-dev libelf-dev perl patch
@@ -64,7 +67,7 @@ while [ $# -gt 0 ]; do
 	case $1 in
 	--install-deps) INSTALL_DEPS=1 ;;
 	--refresh) REFRESH=1 ;;
-	--offline) OFFLINE=1 ;;
+	--offline) export QFD_OFFLINE=1 ;;
 	--keep) KEEP=1 ;;
 	--quick) QUICK=1 ;;
 	-j) shift; JOBS=${1:?-j needs a number} ;;
@@ -91,9 +94,6 @@ LOGS=
 SRC=
 OUT=
 OUT_NOBLK=
-APTDIR=$BASE/apt-bullseye
-DEBS=$BASE/debs
-TARBALLS=$BASE/src
 
 T0=$(date +%s)
 N=0
@@ -214,58 +214,14 @@ step_deps() {
 	echo "INFO: series: ${#PATCHES[@]} patches in $HERE"
 }
 
-# shellcheck source=../debian-apt.bash
-. "$HERE/../debian-apt.bash"
-# The lists are check.sh's own (under $BASE, locked by step_fetch), so apt's
-# lock on them is not needed.
-apt_private() {
-	apt-get "${DEBIAN_APT[@]}" -o Debug::NoLocking=true -q "$@"
-}
-
-cached_deb() {
-	local d
-	if [ -n "$PIN" ]; then
-		d=$DEBS/linux-source-5.10_${PIN}_all.deb
-		[ -f "$d" ] && echo "$d"
-		return 0
-	fi
-	find "$DEBS" -maxdepth 1 -name 'linux-source-5.10_*_all.deb' 2>/dev/null |
-		sort -V | tail -n 1
-}
-
 step_fetch() {
-	local deb stamp=$APTDIR/last-update fresh=0
-	# The downloads are shared: one run at a time fetches and unpacks
-	# the tarball (fd 9 is released at the end of step_unpack).
-	exec 9>"$BASE/.lock" && flock -w 900 9 ||
-		{ echo "cannot lock $BASE/.lock"; return 1; }
-	mkdir -p "$DEBS" && debian_apt "$APTDIR" bullseye || return 1
-	deb=$(cached_deb)
-	if [ -f "$stamp" ] &&
-		[ -n "$(find "$stamp" -mtime -$REFRESH_DAYS 2>/dev/null)" ]; then
-		fresh=1
+	local tarball
+	if [ $REFRESH -eq 1 ]; then
+		qfd_apt_update 5.10 now || return 1
 	fi
-	if [ $OFFLINE -eq 0 ] &&
-		{ [ $REFRESH -eq 1 ] || [ -z "$deb" ] || [ $fresh -eq 0 ]; }; then
-		if apt_private update && touch "$stamp" &&
-			(cd "$DEBS" && apt_private download \
-				"linux-source-5.10${PIN:+=$PIN}"); then
-			deb=$(cached_deb)
-		elif [ -n "$deb" ]; then
-			echo "INFO: archive not reachable, using the cached package"
-		else
-			return 1
-		fi
-	fi
-	if [ -z "$deb" ]; then
-		echo "no linux-source-5.10 package in $DEBS"
-		return 1
-	fi
-	# Sanity: the package must be what its name says.
-	[ "$(dpkg-deb -f "$deb" Package)" = linux-source-5.10 ] || return 1
-	KVER=$(dpkg-deb -f "$deb" Version) || return 1
-	echo "$KVER" >"$RUN/version"
-	echo "INFO: $(basename "$deb") ($(du -m "$deb" | cut -f1) MB)"
+	tarball=$(qfd_ksource 5.10 "$PIN") || return 1
+	echo "$tarball" >"$RUN/tarball"
+	echo "INFO: ${tarball##*/} ($(du -m "$tarball" | cut -f1) MB)"
 }
 
 # What the checks need of the 75,000 files of the tree (about a quarter
@@ -289,16 +245,8 @@ done
 unset a
 
 step_unpack() {
-	local ver tarball
-	ver=$(cat "$RUN/version") || return 1
-	tarball=$TARBALLS/linux-source-5.10_$ver.tar.xz
-	mkdir -p "$TARBALLS" || return 1
-	if [ ! -s "$tarball" ]; then
-		dpkg-deb --fsys-tarfile "$DEBS/linux-source-5.10_${ver}_all.deb" |
-			tar -xOf - ./usr/src/linux-source-5.10.tar.xz >"$tarball.tmp" &&
-			mv "$tarball.tmp" "$tarball" || return 1
-	fi
-	exec 9>&-
+	local tarball
+	tarball=$(cat "$RUN/tarball") || return 1
 	rm -rf "$WORK" && mkdir -p "$WORK" || return 1
 	local -
 	set -f	# the patterns are for tar, not for the shell
@@ -306,7 +254,7 @@ step_unpack() {
 	tar -xJf "$tarball" -C "$WORK" --wildcards $TAR_EXCLUDE \
 		$(printf 'linux-source-5.10/%s ' $TAR_INCLUDE) || return 1
 	[ -f "$SRC/Makefile" ] || return 1
-	echo "INFO: Linux $(make -s -C "$SRC" kernelversion 2>/dev/null) from Debian $ver"
+	echo "INFO: Linux $(make -s -C "$SRC" kernelversion 2>/dev/null) from ${tarball##*/}"
 }
 
 step_apply() {
@@ -669,7 +617,7 @@ mkdir -p "$BASE" && RUN=$(mktemp -d "$BASE/run.XXXXXX") ||
 CCW=
 if [ "${QFD_CCACHE:-yes}" != no ] && command -v ccache >/dev/null 2>&1; then
 	CCW="ccache "
-	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$RUN CCACHE_MAXSIZE=2G
+	export CCACHE_DIR=$CACHE/ccache CCACHE_BASEDIR=$RUN CCACHE_MAXSIZE=4G
 fi
 KCC=${CCW}gcc
 KMAKE=(make "HOSTCC=$KCC" "CC=$KCC")

@@ -16,7 +16,11 @@ unset MAKEFLAGS MFLAGS MAKELEVEL MAKE_TERMOUT MAKE_TERMERR
 ME=${0##*/}
 HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 PATCHES=$HERE/patches
-CACHE=${QFD_CACHE:-/var/cache/qfd}/ubifs
+# The cache, the release of each series, its private apt configuration
+# and the shared package downloads are kernel/lib.bash's.
+# shellcheck source=../lib.bash
+. "$HERE/../lib.bash"
+CACHE=$(qfd_cache)/ubifs || { echo "$ME: error: cannot create the cache directory" >&2; exit 1; }
 
 usage() {
 	cat <<EOF
@@ -110,14 +114,8 @@ shopt -u nullglob
 # 6.12 comes from Debian 13 (trixie): apt is pointed at a private
 # configuration (sources, lists and cache under $QFD_CACHE/apt-trixie, the
 # one tests/vm/run uses for the VM's kernel), never at the host's.
-declare -a apt_opts=()
-if [[ $kernel == 6.12 ]]; then
-	# shellcheck source=../debian-apt.bash
-	. "$HERE/../debian-apt.bash"
-	debian_apt "${QFD_CACHE:-/var/cache/qfd}/apt-trixie" trixie ||
-		die "cannot set up apt for Debian trixie"
-	apt_opts=("${DEBIAN_APT[@]}")
-fi
+qfd_apt "$kernel" || die "cannot set up apt for Linux $kernel"
+declare -a apt_opts=("${QFD_APT[@]}")
 
 # linux-image-amd64 (a metapackage) names the ABI in its dependency:
 # linux-image-6.1.0-57-amd64 is version 6.1.192-3. linux-source-6.1 of the
@@ -152,28 +150,14 @@ else
 fi
 
 top=$CACHE/$abi
-debs=$CACHE/debs
-mkdir -p "$top" "$debs"
+mkdir -p "$top"
 exec 9>"$top/.lock"
 flock 9
 
-# fetch PKG VERSION: the .deb in $debs, downloading it if missing
+# fetch PKG VERSION: the .deb in the shared download directory
 fetch() {
-	local pkg=$1 ver=$2 f
-	f=$(printf '%s/%s_%s_*.deb' "$debs" "$pkg" "${ver/:/%3a}")
-	# shellcheck disable=SC2086
-	set -- $f
-	if [[ -f $1 ]]; then
-		echo "$1"
-		return
-	fi
-	note "downloading $pkg $ver"
-	(cd "$debs" && apt-get "${apt_opts[@]}" download -q "$pkg=$ver" >/dev/null 2>&1) ||
-		die "apt-get download $pkg=$ver failed"
-	# shellcheck disable=SC2086
-	set -- $f
-	[[ -f $1 ]] || die "downloaded $pkg but cannot find $f"
-	echo "$1"
+	note "fetching $1 $2"
+	qfd_deb "$kernel" "$1" "$2" || die "cannot download $1 $2"
 }
 
 # ------------------------------------------------------------ unpack
@@ -198,20 +182,19 @@ fi
 # 140 MB tarball.
 src=$top/source
 if [[ ! -f $src/.done ]]; then
-	rm -rf "$src" "$top/srcdeb"
+	rm -rf "$src"
 	note "unpacking fs/ubifs from linux-source-$series_ver"
-	dpkg -x "$(fetch "linux-source-$series_ver" "$debver")" "$top/srcdeb"
+	tarball=$(qfd_ksource "$series_ver" "$debver") ||
+		die "cannot get linux-source-$series_ver $debver"
 	mkdir -p "$src"
-	tar -C "$src" --strip-components=1 -xJf \
-		"$top/srcdeb/usr/src/linux-source-$series_ver.tar.xz" \
+	tar -C "$src" --strip-components=1 -xJf "$tarball" \
 		"linux-source-$series_ver/fs/ubifs" \
 		"linux-source-$series_ver/scripts/checkpatch.pl" \
 		"linux-source-$series_ver/scripts/spelling.txt" \
 		"linux-source-$series_ver/scripts/const_structs.checkpatch"
 	if [[ $kernel == 6.12 ]]; then
 		# What rebuilding objtool and modpost takes (see host_tools)
-		tar -C "$src" --strip-components=1 -xJf \
-			"$top/srcdeb/usr/src/linux-source-$series_ver.tar.xz" \
+		tar -C "$src" --strip-components=1 -xJf "$tarball" \
 			"linux-source-$series_ver/tools" \
 			"linux-source-$series_ver/scripts" \
 			"linux-source-$series_ver/include" \
@@ -219,7 +202,6 @@ if [[ ! -f $src/.done ]]; then
 			"linux-source-$series_ver/arch/x86/lib" \
 			"linux-source-$series_ver/arch/x86/tools"
 	fi
-	rm -rf "$top/srcdeb"
 	touch "$src/.done"
 fi
 
