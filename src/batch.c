@@ -221,7 +221,7 @@ static int parse_line(struct qfd_setlist *l, struct reader *rd, char *line,
 		      int type)
 {
 	static const char syntax[] = "WHO BSOFT BHARD ISOFT IHARD";
-	char *f[NFIELDS], msg[256];
+	char *f[NFIELDS], msg[256], shown[QFD_SHOWN_LEN];
 	uint64_t v[QFD_NLIMITS];
 	struct qfd_setreq *r;
 	unsigned int asked = 0, up = 0, down = 0;
@@ -248,8 +248,8 @@ static int parse_line(struct qfd_setlist *l, struct reader *rd, char *line,
 		/* "-" alone keeps a limit; "-1G" lowers it, "+1G" raises it */
 		rc = qfd_parse_limit_rel(i, f[i + 1], &v[i], &dir);
 		if (rc) {
-			bad_line(rd, "%s '%s': %s", lim_desc[i], f[i + 1],
-				 qfd_limit_strerror(i, rc));
+			bad_line(rd, "%s '%s': %s", lim_desc[i],
+				 qfd_shown(f[i + 1], shown), qfd_limit_strerror(i, rc));
 			ok = false;
 			continue;
 		}
@@ -342,6 +342,7 @@ static int cmp_byid(const void *a, const void *b)
  */
 static int check_duplicates(struct qfd_setlist *l, struct reader *rd, int type)
 {
+	char wa[QFD_SHOWN_LEN], wb[QFD_SHOWN_LEN];
 	struct byid *s;
 	size_t i, first, ndup = 0;
 
@@ -362,15 +363,16 @@ static int check_duplicates(struct qfd_setlist *l, struct reader *rd, int type)
 			continue;
 		}
 		ndup++;
+		qfd_shown(qfd_setreq_who(l, b), wb);
 		if (!rd) {
 			warnx("%s '%s' (%u) is named twice (also as '%s'): name each id once",
-			      qfd_type_name(type), qfd_setreq_who(l, b), b->id,
-			      qfd_setreq_who(l, a));
+			      qfd_type_name(type), wb, b->id,
+			      qfd_shown(qfd_setreq_who(l, a), wa));
 			continue;
 		}
 		rd->line = b->line;
 		bad_line(rd, "%s '%s' (%u) is also on line %u", qfd_type_name(type),
-			 qfd_setreq_who(l, b), b->id, a->line);
+			 wb, b->id, a->line);
 	}
 	free(s);
 	return ndup ? -EEXIST : 0;

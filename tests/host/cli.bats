@@ -82,6 +82,48 @@ COMMANDS="get set report state project on off sync check watch"
 	[[ "$output" == "qfd: unknown project 'no-such-project-qfd': not in /etc/projid"* ]]
 }
 
+# A 4 MiB name made systemd's NSS module abort qfd (an alloca over its
+# limit); a name carrying terminal escapes reached the terminal raw.
+@test "names: too long for the system is refused before any lookup; echoed names are escaped and shortened" {
+	max=$(($(getconf LOGIN_NAME_MAX) - 1))
+	long=$(printf "%$((max + 1))s" "" | tr ' ' a)
+	a40=$(printf '%40s' "" | tr ' ' a)
+	for t in "-u user" "-g group"; do
+		run --separate-stderr "$QFD" get ${t% *} /proc "$long"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "qfd: ${t#* } name '$a40...' is longer than the $max bytes a name may have" ]
+	done
+	# the longest allowed is looked up: an unknown name, shortened
+	run --separate-stderr "$QFD" get /proc "${long:1}"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "qfd: unknown user '$a40...'" ]
+	# 4 MiB in a batch file: one bad line, no abort
+	{ head -c 4194304 /dev/zero | tr '\0' a; echo " 1M 2M 1 2"; } >"$BATS_TEST_TMPDIR/long.txt"
+	run --separate-stderr "$QFD" set --batch "$BATS_TEST_TMPDIR/long.txt" /proc
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "qfd: $BATS_TEST_TMPDIR/long.txt:1: user name '$a40...' is longer than the $max bytes a name may have" ]
+	# escapes, C1 controls (UTF-8 or not), a backslash: as \xHH; UTF-8 as it is
+	run --separate-stderr "$QFD" get /proc $'\e]0;owned\a\e[2J\x9b\xc2\x9bü名\\'
+	[ "$status" -eq 2 ]
+	[ "$stderr" = 'qfd: unknown user '"'"'\x1b]0;owned\x07\x1b[2J\x9b\xc2\x9bü名\x5c'"'" ]
+	printf 'root \e[31m1M - - -\n' >"$BATS_TEST_TMPDIR/esc.txt"
+	run --separate-stderr "$QFD" set --batch "$BATS_TEST_TMPDIR/esc.txt" /proc
+	[ "${stderr_lines[0]}" = "qfd: $BATS_TEST_TMPDIR/esc.txt:1: space soft limit '\x1b[31m1M': not a size (examples: 0, 500M, 1.5G, 2TiB)" ]
+}
+
+@test "names: one too long never reaches NSS (no /etc/passwd opened)" {
+	command -v strace >/dev/null || skip "no strace"
+	long=$(printf "%$(getconf LOGIN_NAME_MAX)s" "" | tr ' ' a)
+	trace=$BATS_TEST_TMPDIR/trace
+	# LeakSanitizer cannot run under ptrace
+	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o "$trace" \
+		"$QFD" get /proc no-such-user-qfd 2>/dev/null || true
+	grep -q '"/etc/passwd"' "$trace" || skip "strace shows no NSS lookup here"
+	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o "$trace" \
+		"$QFD" get /proc "$long" 2>/dev/null || true
+	! grep '"/etc/passwd"' "$trace"
+}
+
 @test "ids: out of range and malformed numeric ids" {
 	run "$QFD" get / 4294967295
 	[ "$status" -eq 2 ]
