@@ -388,8 +388,8 @@ static void check_fs(struct check *k, struct qfd_fs *fs)
 		types = k->asked ? k->asked : QFD_TYPE_BIT(QFD_USR);
 	} else {
 		rc = qfd_fs_types(fs, k->asked, &types, true);
-		/* -a: a filesystem that never had quotas is not watched */
-		if (rc && k->all && (rc == -ESRCH || rc == -ENOSYS))
+		/* -a: a filesystem without quotas, or out of reach, is not watched */
+		if (rc && k->all && qfd_all_skips(fs, rc))
 			return;
 		if (rc) {
 			/* the message names the first type asked, or user */

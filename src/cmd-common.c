@@ -169,6 +169,19 @@ void qfd_kerr_fmt(char *buf, size_t len, const struct qfd_fs *fs, int type,
 	}
 }
 
+bool qfd_all_skips(const struct qfd_fs *fs, int rc)
+{
+	char buf[512];
+
+	if (rc != -ESRCH && rc != -ENOSYS && rc != -ENOTBLK)
+		return false;
+	if (qfd_debug) {
+		qfd_kerr_fmt(buf, sizeof(buf), fs, QFD_USR, rc, "read");
+		fprintf(stderr, "qfd: debug: -a skips %s\n", buf);
+	}
+	return true;
+}
+
 void qfd_kerr(const struct qfd_fs *fs, int type, int rc, const char *op)
 {
 	char buf[512];

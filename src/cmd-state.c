@@ -131,8 +131,8 @@ int cmd_state(int argc, char **argv)
 			if (!(types & QFD_TYPE_BIT(t)))
 				continue;
 			err = state_row(out, &fss[i], t);
-			if (err == -ENOSYS && all)
-				break;	/* -a: not a quota filesystem after all */
+			if (err && all && qfd_all_skips(&fss[i], err))
+				break;
 			if (err) {
 				qfd_kerr(&fss[i], t, err, "read the state of");
 				rc = QFD_EXIT_FAILURE;

@@ -63,6 +63,14 @@ int qfd_fs_types(struct qfd_fs *fs, unsigned int asked, unsigned int *types,
 		 bool quiet);
 
 /*
+ * With -a, a mount whose quotas answer rc is not the command's to report
+ * (true), --debug saying why: it never had quotas (ESRCH, ENOSYS), or the
+ * quotactl(2) fallback of a kernel without quotactl_fd cannot reach it
+ * (ENOTBLK: tmpfs, a container's /dev).  A path named keeps the error.
+ */
+bool qfd_all_skips(const struct qfd_fs *fs, int rc);
+
+/*
  * Report a failed quota call in one line: the mount point, the quota type,
  * what went wrong and what to do.  op is what was attempted ("read",
  * "set limits for", "turn on").

@@ -204,6 +204,18 @@ COMMANDS="get set report state project on off sync check watch"
 	[[ "${lines[0]}" == "qfd: debug: quotactl_fd(/, Q_GETQUOTA, user, 0) = "* ]]
 }
 
+# -a skips what has no quotas or cannot be reached; --debug says why
+@test "-a: --debug names each mount skipped and why" {
+	m=$(findmnt -rn -t tmpfs -o TARGET | head -n 1)
+	[ -n "$m" ] || skip "no tmpfs mounted here"
+	for c in "state -a" "check -a"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$QFD" -d $c
+		grep -q "^qfd: debug: -a skips $m: " <<<"$stderr" ||
+			{ echo "$c: $stderr"; false; }
+	done
+}
+
 @test "writing to a closed or full stdout is a failure" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	run sh -c '"$QFD" --help >/dev/full'
