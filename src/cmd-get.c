@@ -66,7 +66,7 @@ int cmd_get(int argc, char **argv)
 		{ "numeric", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct qfd_outopts oo = { 0 };
+	struct qfd_outopts oo = { .cmd = "get" };
 	struct qfd_val vals[QCOL_NCOLS];
 	unsigned int types = 0;
 	struct who *who = NULL, *nw;

@@ -475,6 +475,7 @@ int cmd_project(int argc, char **argv)
 	int rc, npaths;
 
 	memset(&pc, 0, sizeof(pc));
+	pc.oo.cmd = "project show";
 	if (argc < 2)
 		QFD_USAGE_ERR("project", "name an action: set, clear or show");
 	rc = parse_action(&pc, argv[1], &done);

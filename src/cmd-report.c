@@ -218,7 +218,7 @@ static int report_prom_finish(struct report *r)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report r = { .over = QFD_ST_OK };
+	struct report r = { .over = QFD_ST_OK, .oo.cmd = "report" };
 	struct qfd_fs *fss;
 	size_t nfs, i;
 	int rc;

@@ -84,7 +84,7 @@ int cmd_state(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct qfd_outopts oo = { 0 };
+	struct qfd_outopts oo = { .cmd = "state" };
 	unsigned int types = 0;
 	struct qfd_out *out;
 	struct qfd_fs *fss;

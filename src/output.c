@@ -282,8 +282,8 @@ static int choose_columns(struct qfd_out *out)
 		int c = find_col(out->cols, out->ncols, p, len);
 
 		if (c < 0) {
-			warnx("unknown column '%.*s': 'qfd CMD -H' lists the columns",
-			      (int)len, p);
+			warnx("unknown column '%.*s': 'qfd %s -H' lists the columns",
+			      (int)len, p, out->o.cmd);
 			return -EINVAL;
 		}
 		if (out->nshown == MAX_COLS) {
@@ -324,6 +324,33 @@ static void make_keys(struct qfd_out *out)
 	}
 }
 
+/*
+ * The formats asked for, by their long names: 'qfd project' has -r for
+ * --recursive, and "-r excludes -J" would name an option not given.
+ */
+static void formats_clash(unsigned int formats)
+{
+	static const struct {
+		enum qfd_format fmt;
+		const char *name;
+	} opts[] = {
+		{ QFD_FMT_JSON, "--json" }, { QFD_FMT_RAW, "--raw" },
+		{ QFD_FMT_CSV, "--csv" },
+	};
+	const char *given[ARRAY_SIZE(opts)];
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(opts); i++)
+		if (formats & (1u << opts[i].fmt))
+			given[n++] = opts[i].name;
+	if (n == 2)
+		warnx("%s and %s exclude each other: choose one output format",
+		      given[0], given[1]);
+	else
+		warnx("%s, %s and %s exclude each other: choose one output format",
+		      given[0], given[1], given[2]);
+}
+
 struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 			    size_t ncols, const struct qfd_outopts *o)
 {
@@ -339,7 +366,7 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 	out->o = *o;
 	/* the last one winning would hide a slip in a script: refuse */
 	if (o->formats & (o->formats - 1)) {
-		warnx("-J, -r and --csv exclude each other: choose one output format");
+		formats_clash(o->formats);
 		free(out);
 		return NULL;
 	}
@@ -352,8 +379,8 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 	if (o->sort) {
 		out->sortcol = find_col(cols, ncols, o->sort, strlen(o->sort));
 		if (out->sortcol < 0) {
-			warnx("unknown column '%s' for --sort: 'qfd CMD -H' lists the columns",
-			      o->sort);
+			warnx("unknown column '%s' for --sort: 'qfd %s -H' lists the columns",
+			      o->sort, o->cmd);
 			free(out);
 			return NULL;
 		}

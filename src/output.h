@@ -56,6 +56,7 @@ enum qfd_format {
 
 /* What the output options of a command asked for. */
 struct qfd_outopts {
+	const char *cmd;	/* "report", "project show": for 'qfd CMD -H' */
 	enum qfd_format format;
 	unsigned int formats;	/* each format asked for: 1 << QFD_FMT_* */
 	bool bytes;		/* -b */

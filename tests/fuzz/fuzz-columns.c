@@ -32,7 +32,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const enum qfd_format formats[] = {
 		QFD_FMT_TABLE, QFD_FMT_RAW, QFD_FMT_JSON, QFD_FMT_CSV,
 	};
-	struct qfd_outopts o = { 0 };
+	struct qfd_outopts o = { .cmd = "report" };
 	struct qfd_val vals[QCOL_NCOLS];
 	struct qfd_fs fs = { .target = "/mnt", .fstype = "ext4" };
 	struct qfd_dq dq = { .id = 1000, .space = 1 << 20, .space_soft = 1 << 19 };

@@ -158,7 +158,13 @@ COMMANDS="get set report state project on off sync check watch"
 @test "report: unknown column, bad --over, -a with paths: exit 2" {
 	run "$QFD" report -o NAME,BOGUS /
 	[ "$status" -eq 2 ]
-	[[ "${lines[0]}" == "qfd: unknown column 'BOGUS'"* ]]
+	[ "${lines[0]}" = "qfd: unknown column 'BOGUS': 'qfd report -H' lists the columns" ]
+	# the command that lists them, not a placeholder to fill in
+	for c in get state "project show"; do
+		# shellcheck disable=SC2086
+		run "$QFD" $c --sort BOGUS /proc
+		[ "${lines[0]}" = "qfd: unknown column 'BOGUS' for --sort: 'qfd $c -H' lists the columns" ]
+	done
 	run "$QFD" report --over medium /
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "qfd: --over takes 'soft' or 'hard', not 'medium'" ]
