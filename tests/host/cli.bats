@@ -222,6 +222,16 @@ COMMANDS="get set report state project on off sync check watch"
 	done
 }
 
+@test "QFD_DEBUG: 1 traces, 0 and empty do not" {
+	QFD_DEBUG=1 run "$QFD" get / root
+	[[ "${lines[0]}" == "qfd: debug: quotactl_fd(/, "* ]]
+	for v in 0 ""; do
+		QFD_DEBUG=$v run "$QFD" get / root
+		[ "$status" -eq 1 ]
+		[[ $output != *"debug:"* ]] || { echo "QFD_DEBUG='$v': $output"; false; }
+	done
+}
+
 @test "writing to a closed or full stdout is a failure" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	run sh -c '"$QFD" --help >/dev/full'
