@@ -522,9 +522,19 @@ static void raw_escape(unsigned char c, FILE *f)
 	fprintf(f, "\\x%02x", c);
 }
 
+/*
+ * An empty cell is "-": two blanks in a row would make read(1) and awk
+ * shift every column after it.  A value that is "-" itself is written
+ * escaped, so the two stay apart.
+ */
 static void raw_field(const char *s, FILE *f)
 {
-	write_escaped(s, ' ', raw_escape, f);
+	if (!s)
+		putc('-', f);
+	else if (!strcmp(s, "-"))
+		fputs("\\x2d", f);
+	else
+		write_escaped(s, ' ', raw_escape, f);
 }
 
 static void emit_headings(struct qfd_out *out, FILE *f)
@@ -575,10 +585,10 @@ static int emit_row(struct qfd_out *out, const struct qfd_val *vals, FILE *f)
 			if (i)
 				putc(' ', f);
 			/* numbers, units and yes/no need no escape */
-			if (s && c->kind == QFD_K_STR)
-				raw_field(s, f);
-			else if (s)
+			if (s && c->kind != QFD_K_STR)
 				fputs(s, f);
+			else
+				raw_field(s, f);
 		}
 	}
 	fputs(json ? "\n      }" : "\n", f);

@@ -222,6 +222,17 @@ COMMANDS="get set report state project on off sync check watch"
 	done
 }
 
+# Two blanks for an empty cell made read and awk shift the columns after it.
+@test "-r: an empty cell is '-', so every row has every column" {
+	d=$BATS_TEST_TMPDIR/raw
+	mkdir "$d"
+	run --separate-stderr "$QFD" project show --raw -n "$d"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$d 0 - no" ]
+	read -r path id project inherit <<<"$output"
+	[ "$project" = - ] && [ "$inherit" = no ]
+}
+
 @test "QFD_DEBUG: 1 traces, 0 and empty do not" {
 	QFD_DEBUG=1 run "$QFD" get / root
 	[[ "${lines[0]}" == "qfd: debug: quotactl_fd(/, "* ]]
