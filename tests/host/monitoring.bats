@@ -187,6 +187,16 @@ textfile_target() {
 	run "$QFD" watch --exec ""
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "qfd: --exec needs a command" ]
+	# a program that is not there: at start, not at the first event
+	for p in no-such-program-qfd /no/such/program "$BATS_TEST_TMPDIR"; do
+		# timeout: accepted, watch would run until stopped
+		run --separate-stderr timeout 5 "$QFD" watch --exec "$p"
+		[ "$status" -eq 2 ] || { echo "$p: $status"; false; }
+		[ "${stderr_lines[0]}" = "qfd: --exec $p: no such program, or not executable (it is run without a shell, looked up in PATH)" ]
+	done
+	# one in PATH passes (then the kernel's events, or no family: not 2)
+	run timeout 5 "$QFD" watch --exec true
+	[ "$status" -ne 2 ]
 	run "$QFD" watch --bogus
 	[ "$status" -eq 2 ]
 	[ "${lines[-1]}" = "Try 'qfd watch --help' for more information." ]
