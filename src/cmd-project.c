@@ -361,7 +361,9 @@ static int parse_opts(struct project_cmd *pc, int argc, char **argv, bool *done)
 
 	*done = true;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "rqbJno:Hh", project_opts, NULL)) != -1) {
+	struct qfd_getopt g = { "rqbJno:Hh", project_opts, NULL };
+
+	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (c != 'r' && qfd_outopt(&pc->oo, c == OPT_RAW ? 'r' : c, optarg)) {
 			if (pc->w.act != ACT_SHOW)
 				QFD_USAGE_ERR("project", "output options go with 'show'");
@@ -380,6 +382,8 @@ static int parse_opts(struct project_cmd *pc, int argc, char **argv, bool *done)
 		case 'h':
 			help();
 			return QFD_EXIT_OK;
+		case QFD_OPT_TWICE:
+			QFD_USAGE_ERR("project", "%s", g.msg);
 		default:
 			qfd_usage_hint("project");
 			return QFD_EXIT_USAGE;

@@ -307,7 +307,9 @@ static int watch_options(struct watch *w, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "JNh", opts, NULL)) != -1) {
+	struct qfd_getopt g = { "JNh", opts, NULL };
+
+	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 'J':
 			w->json = true;
@@ -331,6 +333,8 @@ static int watch_options(struct watch *w, int argc, char **argv)
 				     "                       QFD_EVENT_* in its environment\n",
 				     "Runs until SIGINT or SIGTERM; every filesystem, every quota type.\n");
 			return QFD_EXIT_OK;
+		case QFD_OPT_TWICE:
+			QFD_USAGE_ERR("watch", "%s", g.msg);
 		default:
 			qfd_usage_hint("watch");
 			return QFD_EXIT_USAGE;

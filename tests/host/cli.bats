@@ -233,6 +233,32 @@ COMMANDS="get set report state project on off sync check watch"
 	[ "$project" = - ] && [ "$inherit" = no ]
 }
 
+# The last one winning would hide a slip in a script.
+@test "an option with a value given twice is refused, exit 2; flags and check -i may repeat" {
+	for c in "set --batch a --batch b /proc:--batch" \
+		"set --bsoft 1M --space-soft 2M /proc root:--bsoft" \
+		"report -o ID --output=NAME /proc:-o (--output)" \
+		"report --textfile a --textfile b /proc:--textfile" \
+		"get --sort ID --sort NAME /proc:--sort" \
+		"state -o TYPE -o TARGET /proc:-o (--output)" \
+		"project show --sort ID --sort PATH /proc:--sort" \
+		"watch --exec true --exec true:--exec"; do
+		# shellcheck disable=SC2086 # the words of a command line
+		# timeout: a watch that took it would run until stopped
+		run --separate-stderr timeout 10 "$QFD" ${c%%:*}
+		[ "$status" -eq 2 ] || { echo "${c%%:*}: $status"; false; }
+		[ "${stderr_lines[0]}" = "qfd: ${c#*:} given twice: give it once" ]
+	done
+	run --separate-stderr "$QFD" check -w 80% --warning=90% /proc
+	[ "$status" -eq 3 ]
+	[ "$output" = "QUOTA UNKNOWN - -w (--warning) given twice: give it once" ]
+	# flags and -i: as before
+	run --separate-stderr "$QFD" check -i root -i daemon /proc
+	[[ $output == "QUOTA UNKNOWN - /proc: "* ]]
+	run --separate-stderr "$QFD" report -J -J -u -u /proc
+	[ "$status" -eq 1 ]
+}
+
 @test "QFD_DEBUG: 1 traces, 0 and empty do not" {
 	QFD_DEBUG=1 run "$QFD" get / root
 	[[ "${lines[0]}" == "qfd: debug: quotactl_fd(/, "* ]]
