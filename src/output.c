@@ -139,6 +139,12 @@ int qfd_stdout_hold(void)
 
 	if (held_stdout >= 0 || one_stream)
 		return 0;
+	/*
+	 * A closed stdout (>&-) is not held: the temporary file would take
+	 * its number, and the write error at the end must say what it is.
+	 */
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0)
+		return 0;
 	if (fflush(stdout))
 		return -EIO;
 	fd = hold_file();

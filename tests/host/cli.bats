@@ -274,6 +274,10 @@ COMMANDS="get set report state project on off sync check watch"
 	run sh -c '"$QFD" --help >/dev/full'
 	[ "$status" -eq 1 ]
 	[[ "$output" == "qfd: write error"* ]]
+	# a machine format, held back until the end: the same line
+	run --separate-stderr sh -c '"$QFD" state -J -a >&-'
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "qfd: write error: Bad file descriptor" ]
 }
 
 # A program cannot tell a document cut short from a whole one: after a
