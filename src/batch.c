@@ -383,17 +383,52 @@ int qfd_setlist_check_duplicates(struct qfd_setlist *l, int type)
 	return check_duplicates(l, NULL, type);
 }
 
+/*
+ * A batch line is WHO and four limits, perhaps with a comment: 64 KiB is
+ * room for many times that.  A longer one ends the reading, so that
+ * /dev/zero or a binary file named by mistake costs 64 KiB, not all the
+ * memory getline() would take for a line that never ends.
+ */
+#define LINE_MAX_LEN	65536
+
+/*
+ * The next line of f into buf (LINE_MAX_LEN + 1 bytes), its newline kept
+ * and a NUL added: its length, LINE_MAX_LEN + 1 when it is longer, or -1
+ * at the end.  The length, not the NUL, says where the line ends.
+ */
+static ssize_t next_line(FILE *f, char *buf)
+{
+	size_t n = 0;
+	int c = 0;
+
+	while (c != '\n' && (c = getc_unlocked(f)) != EOF) {
+		if (n == LINE_MAX_LEN)
+			return LINE_MAX_LEN + 1;
+		buf[n++] = (char)c;
+	}
+	buf[n] = '\0';
+	return n ? (ssize_t)n : -1;
+}
+
 int qfd_batch_read(struct qfd_setlist *l, FILE *f, const char *name, int type)
 {
 	struct reader rd = { .file = name };
-	char *line = NULL;
-	size_t cap = 0;
+	char *line = malloc(LINE_MAX_LEN + 1);
 	ssize_t len;
 	int rc = 0;
 
+	if (!line) {
+		warnx("%s: out of memory", name);
+		return -ENOMEM;
+	}
 	l->file = name;
-	while ((len = getline(&line, &cap, f)) >= 0) {
+	while ((len = next_line(f, line)) >= 0) {
 		rd.line++;
+		if (len > LINE_MAX_LEN) {
+			bad_line(&rd, "longer than %d bytes: not a batch line (nothing after it was read)",
+				 LINE_MAX_LEN);
+			break;
+		}
 		rc = read_line(l, &rd, line, (size_t)len, type);
 		if (rc)
 			break;
