@@ -609,11 +609,7 @@ int qfd_id_parse(int type, const char *who, uint32_t *id)
 	return name_to_id(type, who, id, false) ? 0 : -ENOENT;
 }
 
-/*
- * The length of the UTF-8 character at s when it is well formed and no
- * C1 control (U+0080 to U+009F, which terminals obey), else 0.
- */
-static size_t utf8_len(const unsigned char *s)
+size_t qfd_utf8_decode(const unsigned char *s, uint32_t *cp)
 {
 	uint32_t c;
 	size_t n, i;
@@ -632,10 +628,11 @@ static size_t utf8_len(const unsigned char *s)
 			return 0;
 		c = c << 6 | (s[i] & 0x3f);
 	}
-	/* overlong forms, surrogates, past U+10FFFF, C1 controls */
+	/* overlong forms, surrogates, past U+10FFFF */
 	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
-	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff || c < 0xa0)
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
 		return 0;
+	*cp = c;
 	return n;
 }
 
@@ -644,12 +641,14 @@ char *qfd_shown(const char *s, char *buf)
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
 	size_t o = 0, n;
+	uint32_t cp;
 
 	while (*p && p - (const unsigned char *)s < QFD_SHOWN_MAX) {
-		if (*p >= 0x80)
-			n = utf8_len(p);
-		else
+		/* C1 controls (U+0080 to U+009F) act on terminals too */
+		if (*p < 0x80)
 			n = *p >= 0x20 && *p != 0x7f && *p != '\\';
+		else if (!(n = qfd_utf8_decode(p, &cp)) || cp < 0xa0)
+			n = 0;
 		if (n) {
 			memcpy(buf + o, p, n);
 			o += n;

@@ -35,6 +35,12 @@ const char *qfd_id_strerror(int type, const char *who, int rc, char *buf,
  * bytes that are not UTF-8) or blur the escaping (a backslash) as \xHH.
  * buf has QFD_SHOWN_LEN bytes; returns buf.
  */
+/*
+ * The length of the well-formed UTF-8 character at s (1 to 4 bytes), its
+ * code point in *cp; 0 when s does not start one.
+ */
+size_t qfd_utf8_decode(const unsigned char *s, uint32_t *cp);
+
 #define QFD_SHOWN_MAX	40
 #define QFD_SHOWN_LEN	((QFD_SHOWN_MAX + 3) * 4 + 4)
 char *qfd_shown(const char *s, char *buf);

@@ -19,6 +19,7 @@
 #include <stdio_ext.h>
 #include <libsmartcols.h>
 
+#include "ids.h"
 #include "output.h"
 #include "qfd.h"
 #include "units.h"
@@ -449,14 +450,15 @@ static const char *format_cell(const struct qfd_out *out,
 
 /*
  * The length of s up to its first control character, DEL, backslash or
- * stop: the part that JSON and raw output write as it is.
+ * stop, and with ascii up to its first byte past ASCII: the part that JSON
+ * and raw output write as it is.
  */
-static size_t plain_prefix(const char *s, char stop)
+static size_t plain_prefix(const char *s, char stop, bool ascii)
 {
 	size_t n = 0;
 
 	while ((unsigned char)s[n] >= 0x20 && s[n] != 0x7f && s[n] != '\\' &&
-	       s[n] != stop)
+	       s[n] != stop && (!ascii || (unsigned char)s[n] < 0x80))
 		n++;
 	return n;
 }
@@ -489,7 +491,7 @@ static void write_escaped(const char *s, char stop,
 			  void (*esc)(unsigned char c, FILE *f), FILE *f)
 {
 	for (;;) {
-		size_t n = plain_prefix(s, stop);
+		size_t n = plain_prefix(s, stop, false);
 
 		fwrite(s, 1, n, f);
 		s += n;
@@ -509,11 +511,44 @@ static void json_escape(unsigned char c, FILE *f)
 		putc(c, f);	/* DEL: JSON takes it as it is */
 }
 
-/* JSON string per RFC 8259; UTF-8 passes through. */
+/*
+ * A byte past ASCII in a JSON string: a UTF-8 character as it is, a C1
+ * control as \u00XX, and a byte that is not UTF-8 (a Latin-1 name, a path
+ * of any bytes) as U+FFFD: RFC 8259 text is UTF-8, and strict readers
+ * refuse a document with such a byte.  Returns the bytes of s used.
+ */
+static size_t json_8bit(const char *s, FILE *f)
+{
+	uint32_t cp;
+	size_t n = qfd_utf8_decode((const unsigned char *)s, &cp);
+
+	if (!n) {
+		fputs("\\ufffd", f);
+		return 1;
+	}
+	if (cp < 0xa0)
+		fprintf(f, "\\u%04x", (unsigned int)cp);
+	else
+		fwrite(s, 1, n, f);
+	return n;
+}
+
+/* JSON string per RFC 8259, always valid UTF-8. */
 static void json_string(const char *s, FILE *f)
 {
 	putc('"', f);
-	write_escaped(s, '"', json_escape, f);
+	for (;;) {
+		size_t n = plain_prefix(s, '"', true);
+
+		fwrite(s, 1, n, f);
+		s += n;
+		if (!*s)
+			break;
+		if ((unsigned char)*s < 0x80)
+			json_escape((unsigned char)*s++, f);
+		else
+			s += json_8bit(s, f);
+	}
 	putc('"', f);
 }
 

@@ -222,6 +222,17 @@ COMMANDS="get set report state project on off sync check watch"
 	done
 }
 
+# RFC 8259 text is UTF-8: a byte that is not (a Latin-1 name, a path of
+# any bytes) went raw into -J, and strict readers refused the document.
+@test "-J is valid UTF-8: a byte that is not UTF-8 is U+FFFD, a C1 control \\u0085" {
+	d=$BATS_TEST_TMPDIR/$'a\xffb\xc2\x85\xc3\xbc'
+	mkdir "$d"
+	run --separate-stderr "$QFD" project show -J -o PATH "$d"
+	[ "$status" -eq 0 ]
+	[ "${lines[3]}" = "         \"path\": \"$BATS_TEST_TMPDIR/a\\ufffdb\\u0085ü\"" ]
+	iconv -f UTF-8 -t UTF-8 <<<"$output" >/dev/null
+}
+
 # Two blanks for an empty cell made read and awk shift the columns after it.
 @test "-r: an empty cell is '-', so every row has every column" {
 	d=$BATS_TEST_TMPDIR/raw

@@ -95,6 +95,21 @@ textfile_target() {
 	grep -q '^# HELP' "$d/real.prom"
 }
 
+# The text format is UTF-8: a mount point with a byte that is not made
+# promtool refuse every metric.  The mount is a tmpfs in a mount namespace
+# of its own, gone with it: the host's mounts are not touched.
+@test "report --prometheus: a label with a byte that is not UTF-8 gets U+FFFD, valid for promtool" {
+	m=$BATS_TEST_TMPDIR/$'a\xffb'
+	mkdir "$m"
+	ns=(unshare -m)
+	[ "$(id -u)" -eq 0 ] || ns=(unshare -rm)
+	"${ns[@]}" true 2>/dev/null || skip "no mount namespace here"
+	run --separate-stderr "${ns[@]}" sh -c 'mount -t tmpfs tmpfs "$1" && "$QFD" report --prometheus -u "$1"' sh "$m"
+	[ "$status" -eq 0 ]
+	[ "$(grep -v '^#' <<<"$output")" = "qfd_quota_scrape_error{mountpoint=\"$BATS_TEST_TMPDIR/a�b\",fstype=\"tmpfs\",type=\"user\"} 1" ]
+	promtool check metrics <<<"$output"
+}
+
 @test "report --prometheus to a full stdout fails" {
 	run sh -c '"$QFD" report --prometheus /proc >/dev/full 2>/dev/null'
 	[ "$status" -eq 1 ]
