@@ -118,11 +118,7 @@ void qfd_stdout_setup(void)
 		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 }
 
-/*
- * On disk where $TMPDIR (or /tmp) allows it, since a report of a million
- * ids is hundreds of megabytes; in memory where it does not (read-only).
- */
-static int hold_file(void)
+int qfd_tmpfd(void)
 {
 	const char *dir = getenv("TMPDIR");
 	int fd;
@@ -148,7 +144,7 @@ int qfd_stdout_hold(void)
 		return 0;
 	if (fflush(stdout))
 		return -EIO;
-	fd = hold_file();
+	fd = qfd_tmpfd();
 	if (fd < 0) {
 		warn("cannot make a temporary file for the output (TMPDIR)");
 		return -errno;

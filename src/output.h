@@ -102,6 +102,14 @@ enum { QFD_OPT_CSV = 0x100, QFD_OPT_SORT };
 void qfd_stdout_setup(void);
 
 /*
+ * An unnamed temporary file, read and write: on disk where $TMPDIR (or
+ * /tmp) allows it, since a report of a million ids is hundreds of
+ * megabytes, in memory where it does not (read-only, missing).  The
+ * descriptor, or -1 with errno set.
+ */
+int qfd_tmpfd(void);
+
+/*
  * Hold back what is written to stdout from now on (a document for
  * programs), until qfd_stdout_release(): 0, or -errno after one line.
  * qfd_out_new() calls it for -J, -r and --csv.  Nothing is held when

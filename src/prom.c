@@ -16,6 +16,7 @@
 
 #include "ids.h"
 #include "mnt.h"
+#include "output.h"
 #include "prom.h"
 #include "qfd.h"
 #include "rows.h"
@@ -182,6 +183,7 @@ struct qfd_prom *qfd_prom_new(void)
 {
 	struct qfd_prom *p = calloc(1, sizeof(*p));
 	size_t i;
+	int fd;
 
 	if (!p) {
 		warnx("out of memory");
@@ -189,9 +191,13 @@ struct qfd_prom *qfd_prom_new(void)
 	}
 	p->type = -1;
 	for (i = 0; i < PF_NFAMILIES; i++) {
-		p->fam[i] = tmpfile();
+		/* tmpfile(3) takes /tmp whatever $TMPDIR says */
+		fd = qfd_tmpfd();
+		p->fam[i] = fd < 0 ? NULL : fdopen(fd, "w+");
 		if (!p->fam[i]) {
 			warn("cannot make a temporary file (TMPDIR)");
+			if (fd >= 0)
+				close(fd);
 			qfd_prom_free(p);
 			return NULL;
 		}
