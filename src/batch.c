@@ -221,7 +221,7 @@ static int parse_line(struct qfd_setlist *l, struct reader *rd, char *line,
 		      int type)
 {
 	static const char syntax[] = "WHO BSOFT BHARD ISOFT IHARD";
-	char *f[NFIELDS], msg[256];
+	char *f[NFIELDS], msg[256], shown[QFD_SHOWN_LEN];
 	uint64_t v[QFD_NLIMITS];
 	struct qfd_setreq *r;
 	unsigned int asked = 0, up = 0, down = 0;
@@ -248,8 +248,8 @@ static int parse_line(struct qfd_setlist *l, struct reader *rd, char *line,
 		/* "-" alone keeps a limit; "-1G" lowers it, "+1G" raises it */
 		rc = qfd_parse_limit_rel(i, f[i + 1], &v[i], &dir);
 		if (rc) {
-			bad_line(rd, "%s '%s': %s", lim_desc[i], f[i + 1],
-				 qfd_limit_strerror(i, rc));
+			bad_line(rd, "%s '%s': %s", lim_desc[i],
+				 qfd_shown(f[i + 1], shown), qfd_limit_strerror(i, rc));
 			ok = false;
 			continue;
 		}
@@ -342,6 +342,7 @@ static int cmp_byid(const void *a, const void *b)
  */
 static int check_duplicates(struct qfd_setlist *l, struct reader *rd, int type)
 {
+	char wa[QFD_SHOWN_LEN], wb[QFD_SHOWN_LEN];
 	struct byid *s;
 	size_t i, first, ndup = 0;
 
@@ -362,15 +363,16 @@ static int check_duplicates(struct qfd_setlist *l, struct reader *rd, int type)
 			continue;
 		}
 		ndup++;
+		qfd_shown(qfd_setreq_who(l, b), wb);
 		if (!rd) {
 			warnx("%s '%s' (%u) is named twice (also as '%s'): name each id once",
-			      qfd_type_name(type), qfd_setreq_who(l, b), b->id,
-			      qfd_setreq_who(l, a));
+			      qfd_type_name(type), wb, b->id,
+			      qfd_shown(qfd_setreq_who(l, a), wa));
 			continue;
 		}
 		rd->line = b->line;
 		bad_line(rd, "%s '%s' (%u) is also on line %u", qfd_type_name(type),
-			 qfd_setreq_who(l, b), b->id, a->line);
+			 wb, b->id, a->line);
 	}
 	free(s);
 	return ndup ? -EEXIST : 0;
@@ -381,17 +383,52 @@ int qfd_setlist_check_duplicates(struct qfd_setlist *l, int type)
 	return check_duplicates(l, NULL, type);
 }
 
+/*
+ * A batch line is WHO and four limits, perhaps with a comment: 64 KiB is
+ * room for many times that.  A longer one ends the reading, so that
+ * /dev/zero or a binary file named by mistake costs 64 KiB, not all the
+ * memory getline() would take for a line that never ends.
+ */
+#define LINE_MAX_LEN	65536
+
+/*
+ * The next line of f into buf (LINE_MAX_LEN + 1 bytes), its newline kept
+ * and a NUL added: its length, LINE_MAX_LEN + 1 when it is longer, or -1
+ * at the end.  The length, not the NUL, says where the line ends.
+ */
+static ssize_t next_line(FILE *f, char *buf)
+{
+	size_t n = 0;
+	int c = 0;
+
+	while (c != '\n' && (c = getc_unlocked(f)) != EOF) {
+		if (n == LINE_MAX_LEN)
+			return LINE_MAX_LEN + 1;
+		buf[n++] = (char)c;
+	}
+	buf[n] = '\0';
+	return n ? (ssize_t)n : -1;
+}
+
 int qfd_batch_read(struct qfd_setlist *l, FILE *f, const char *name, int type)
 {
 	struct reader rd = { .file = name };
-	char *line = NULL;
-	size_t cap = 0;
+	char *line = malloc(LINE_MAX_LEN + 1);
 	ssize_t len;
 	int rc = 0;
 
+	if (!line) {
+		warnx("%s: out of memory", name);
+		return -ENOMEM;
+	}
 	l->file = name;
-	while ((len = getline(&line, &cap, f)) >= 0) {
+	while ((len = next_line(f, line)) >= 0) {
 		rd.line++;
+		if (len > LINE_MAX_LEN) {
+			bad_line(&rd, "longer than %d bytes: not a batch line (nothing after it was read)",
+				 LINE_MAX_LEN);
+			break;
+		}
 		rc = read_line(l, &rd, line, (size_t)len, type);
 		if (rc)
 			break;

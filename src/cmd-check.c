@@ -388,8 +388,8 @@ static void check_fs(struct check *k, struct qfd_fs *fs)
 		types = k->asked ? k->asked : QFD_TYPE_BIT(QFD_USR);
 	} else {
 		rc = qfd_fs_types(fs, k->asked, &types, true);
-		/* -a: a filesystem that never had quotas is not watched */
-		if (rc && k->all && (rc == -ESRCH || rc == -ENOSYS))
+		/* -a: a filesystem without quotas, or out of reach, is not watched */
+		if (rc && k->all && qfd_all_skips(fs, rc))
 			return;
 		if (rc) {
 			/* the message names the first type asked, or user */
@@ -522,8 +522,9 @@ static int check_options(struct check *k, int argc, char **argv)
 	};
 	int c, rc;
 
-	while ((c = getopt_long(argc, argv, QFD_TYPE_SHORTOPTS "ai:w:c:W:C:hV",
-				opts, NULL)) != -1) {
+	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS "ai:w:c:W:C:hV", opts, "i" };
+
+	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (qfd_typeopt(&k->asked, c))
 			continue;
 		switch (c) {
@@ -548,6 +549,8 @@ static int check_options(struct check *k, int argc, char **argv)
 			/* the Monitoring Plugins guidelines ask every plugin for it */
 			printf("qfd check %s\n", PACKAGE_VERSION);
 			return P_OK;
+		case QFD_OPT_TWICE:
+			return check_usage("%s", g.msg);
 		default:
 			return check_usage("bad arguments: 'qfd check --help' lists the options");
 		}

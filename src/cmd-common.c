@@ -35,6 +35,39 @@ int qfd_exit_merge(int a, int b)
 	return rank[a] >= rank[b] ? a : b;
 }
 
+/* Option c as the user may have typed it: "-w (--warning)", "--batch". */
+static void opt_name(const struct qfd_getopt *g, int c, char *buf, size_t len)
+{
+	const struct option *o = g->longopts;
+
+	while (o && o->name && o->val != c)
+		o++;
+	if (!o || !o->name)
+		snprintf(buf, len, "-%c", c);
+	else if (c >= 0x80)
+		snprintf(buf, len, "--%s", o->name);
+	else
+		snprintf(buf, len, "-%c (--%s)", c, o->name);
+}
+
+int qfd_getopt(struct qfd_getopt *g, int argc, char **argv)
+{
+	int c = getopt_long(argc, argv, g->shortopts, g->longopts, NULL);
+	char name[40];
+
+	/* flags may come twice: -J -J asks the same */
+	if (c < 0 || c == '?' || !optarg || c >= (int)(8 * sizeof(g->seen)) ||
+	    (c < 0x80 && g->repeatable && strchr(g->repeatable, c)))
+		return c;
+	if (g->seen[c / 8] & (1u << (c % 8))) {
+		opt_name(g, c, name, sizeof(name));
+		snprintf(g->msg, sizeof(g->msg), "%s given twice: give it once", name);
+		return QFD_OPT_TWICE;
+	}
+	g->seen[c / 8] |= (unsigned char)(1u << (c % 8));
+	return c;
+}
+
 bool qfd_targets_ok(const char *cmd, bool all, int npaths)
 {
 	if (all == (npaths > 0)) {
@@ -167,6 +200,19 @@ void qfd_kerr_fmt(char *buf, size_t len, const struct qfd_fs *fs, int type,
 	default:
 		snprintf(buf, len, "%s: cannot %s %s quotas: %s", m, op, t, strerror(-rc));
 	}
+}
+
+bool qfd_all_skips(const struct qfd_fs *fs, int rc)
+{
+	char buf[512];
+
+	if (rc != -ESRCH && rc != -ENOSYS && rc != -ENOTBLK)
+		return false;
+	if (qfd_debug) {
+		qfd_kerr_fmt(buf, sizeof(buf), fs, QFD_USR, rc, "read");
+		fprintf(stderr, "qfd: debug: -a skips %s\n", buf);
+	}
+	return true;
 }
 
 void qfd_kerr(const struct qfd_fs *fs, int type, int rc, const char *op)

@@ -66,7 +66,7 @@ int cmd_get(int argc, char **argv)
 		{ "numeric", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct qfd_outopts oo = { 0 };
+	struct qfd_outopts oo = { .cmd = "get" };
 	struct qfd_val vals[QCOL_NCOLS];
 	unsigned int types = 0;
 	struct who *who = NULL, *nw;
@@ -78,8 +78,9 @@ int cmd_get(int argc, char **argv)
 	int c, t, err, rc = QFD_EXIT_OK;
 	char msg[256];
 
-	while ((c = getopt_long(argc, argv, QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "Nh",
-				opts, NULL)) != -1) {
+	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "Nh", opts, NULL };
+
+	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (qfd_typeopt(&types, c) || qfd_outopt(&oo, c, optarg))
 			continue;
 		switch (c) {
@@ -93,6 +94,8 @@ int cmd_get(int argc, char **argv)
 				     "WHO is a name, a number, or #NUMBER for a number that is also a name.\n"
 				     "Without WHO: your own user, or all your groups with -g.\n");
 			return QFD_EXIT_OK;
+		case QFD_OPT_TWICE:
+			QFD_USAGE_ERR("get", "%s", g.msg);
 		default:
 			qfd_usage_hint("get");
 			return QFD_EXIT_USAGE;

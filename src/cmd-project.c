@@ -361,7 +361,9 @@ static int parse_opts(struct project_cmd *pc, int argc, char **argv, bool *done)
 
 	*done = true;
 	optind = 0;
-	while ((c = getopt_long(argc, argv, "rqbJno:Hh", project_opts, NULL)) != -1) {
+	struct qfd_getopt g = { "rqbJno:Hh", project_opts, NULL };
+
+	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (c != 'r' && qfd_outopt(&pc->oo, c == OPT_RAW ? 'r' : c, optarg)) {
 			if (pc->w.act != ACT_SHOW)
 				QFD_USAGE_ERR("project", "output options go with 'show'");
@@ -380,6 +382,8 @@ static int parse_opts(struct project_cmd *pc, int argc, char **argv, bool *done)
 		case 'h':
 			help();
 			return QFD_EXIT_OK;
+		case QFD_OPT_TWICE:
+			QFD_USAGE_ERR("project", "%s", g.msg);
 		default:
 			qfd_usage_hint("project");
 			return QFD_EXIT_USAGE;
@@ -475,6 +479,7 @@ int cmd_project(int argc, char **argv)
 	int rc, npaths;
 
 	memset(&pc, 0, sizeof(pc));
+	pc.oo.cmd = "project show";
 	if (argc < 2)
 		QFD_USAGE_ERR("project", "name an action: set, clear or show");
 	rc = parse_action(&pc, argv[1], &done);

@@ -156,8 +156,9 @@ static int report_options(struct report *r, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "aANh",
-				opts, NULL)) != -1) {
+	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "aANh", opts, NULL };
+
+	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (qfd_typeopt(&r->asked, c) || qfd_outopt(&r->oo, c, optarg))
 			continue;
 		switch (c) {
@@ -190,6 +191,8 @@ static int report_options(struct report *r, int argc, char **argv)
 		case 'h':
 			report_help();
 			return QFD_EXIT_OK;
+		case QFD_OPT_TWICE:
+			QFD_USAGE_ERR("report", "%s", g.msg);
 		default:
 			qfd_usage_hint("report");
 			return QFD_EXIT_USAGE;
@@ -218,7 +221,7 @@ static int report_prom_finish(struct report *r)
 
 int cmd_report(int argc, char **argv)
 {
-	struct report r = { .over = QFD_ST_OK };
+	struct report r = { .over = QFD_ST_OK, .oo.cmd = "report" };
 	struct qfd_fs *fss;
 	size_t nfs, i;
 	int rc;

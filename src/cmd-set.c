@@ -196,7 +196,9 @@ static int parse_opts(struct setcmd *s, int argc, char **argv)
 	uint64_t *dur;
 	int c, i, rc, dir;
 
-	while ((c = getopt_long(argc, argv, QFD_TYPE_SHORTOPTS "nqbh", opts, NULL)) != -1) {
+	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS "nqbh", opts, NULL };
+
+	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (qfd_typeopt(&types, c))
 			continue;
 		switch (c) {
@@ -263,6 +265,8 @@ static int parse_opts(struct setcmd *s, int argc, char **argv)
 		case 'h':
 			help();
 			return -1;
+		case QFD_OPT_TWICE:
+			QFD_USAGE_ERR("set", "%s", g.msg);
 		default:
 			qfd_usage_hint("set");
 			return QFD_EXIT_USAGE;

@@ -84,7 +84,7 @@ int cmd_state(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct qfd_outopts oo = { 0 };
+	struct qfd_outopts oo = { .cmd = "state" };
 	unsigned int types = 0;
 	struct qfd_out *out;
 	struct qfd_fs *fss;
@@ -92,8 +92,9 @@ int cmd_state(int argc, char **argv)
 	size_t nfs, i;
 	int c, t, err, rc;
 
-	while ((c = getopt_long(argc, argv, QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "ah",
-				opts, NULL)) != -1) {
+	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "ah", opts, NULL };
+
+	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (qfd_typeopt(&types, c) || qfd_outopt(&oo, c, optarg))
 			continue;
 		switch (c) {
@@ -105,6 +106,8 @@ int cmd_state(int argc, char **argv)
 				     "  -a, --all            every mounted filesystem with quotas\n"
 				     QFD_OUT_HELP, NULL);
 			return QFD_EXIT_OK;
+		case QFD_OPT_TWICE:
+			QFD_USAGE_ERR("state", "%s", g.msg);
 		default:
 			qfd_usage_hint("state");
 			return QFD_EXIT_USAGE;
@@ -131,8 +134,8 @@ int cmd_state(int argc, char **argv)
 			if (!(types & QFD_TYPE_BIT(t)))
 				continue;
 			err = state_row(out, &fss[i], t);
-			if (err == -ENOSYS && all)
-				break;	/* -a: not a quota filesystem after all */
+			if (err && all && qfd_all_skips(&fss[i], err))
+				break;
 			if (err) {
 				qfd_kerr(&fss[i], t, err, "read the state of");
 				rc = QFD_EXIT_FAILURE;

@@ -14,12 +14,14 @@
 #include <errno.h>
 #include <getopt.h>
 #include <inttypes.h>
+#include <limits.h>
 #include <poll.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/signalfd.h>
+#include <sys/stat.h>
 #include <sys/sysmacros.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -259,6 +261,41 @@ static int watch_loop(struct nl_sock *sk, int sfd)
 	}
 }
 
+static bool executable(const char *path)
+{
+	struct stat st;
+
+	return !stat(path, &st) && S_ISREG(st.st_mode) && !access(path, X_OK);
+}
+
+/*
+ * --exec's program is looked for when watch starts, as execlp() will look
+ * for it: a missing one found at the first event, maybe months later,
+ * would have lost every event until then.
+ */
+static bool program_found(const char *prog)
+{
+	const char *path = getenv("PATH"), *p, *end;
+	char buf[PATH_MAX];
+	int n;
+
+	if (strchr(prog, '/'))
+		return executable(prog);
+	/* execlp's search path when PATH is unset */
+	if (!path)
+		path = "/bin:/usr/bin";
+	for (p = path;; p = end + 1) {
+		end = strchrnul(p, ':');
+		/* an empty entry is the current directory */
+		n = snprintf(buf, sizeof(buf), "%.*s/%s", end == p ? 1 : (int)(end - p),
+			     end == p ? "." : p, prog);
+		if (n > 0 && (size_t)n < sizeof(buf) && executable(buf))
+			return true;
+		if (!*end)
+			return false;
+	}
+}
+
 static int watch_options(struct watch *w, int argc, char **argv)
 {
 	static const struct option opts[] = {
@@ -270,7 +307,9 @@ static int watch_options(struct watch *w, int argc, char **argv)
 	};
 	int c;
 
-	while ((c = getopt_long(argc, argv, "JNh", opts, NULL)) != -1) {
+	struct qfd_getopt g = { "JNh", opts, NULL };
+
+	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		switch (c) {
 		case 'J':
 			w->json = true;
@@ -281,6 +320,9 @@ static int watch_options(struct watch *w, int argc, char **argv)
 		case OPT_EXEC:
 			if (!*optarg)
 				QFD_USAGE_ERR("watch", "--exec needs a command");
+			if (!program_found(optarg))
+				QFD_USAGE_ERR("watch", "--exec %s: no such program, or not executable (it is run without a shell, looked up in PATH)",
+					      optarg);
 			w->exec = optarg;
 			break;
 		case 'h':
@@ -291,6 +333,8 @@ static int watch_options(struct watch *w, int argc, char **argv)
 				     "                       QFD_EVENT_* in its environment\n",
 				     "Runs until SIGINT or SIGTERM; every filesystem, every quota type.\n");
 			return QFD_EXIT_OK;
+		case QFD_OPT_TWICE:
+			QFD_USAGE_ERR("watch", "%s", g.msg);
 		default:
 			qfd_usage_hint("watch");
 			return QFD_EXIT_USAGE;

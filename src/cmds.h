@@ -6,6 +6,7 @@
 #ifndef QFD_CMDS_H
 #define QFD_CMDS_H
 
+#include <getopt.h>
 #include <stdbool.h>
 #include <stddef.h>
 
@@ -34,6 +35,25 @@ const struct qfd_cmd *qfd_find_cmd(const char *name);
  */
 void qfd_cmd_help(const char *name, const char *options, const char *notes);
 
+/*
+ * getopt_long() for a command, refusing an option with a value given a
+ * second time (--batch A --batch B, -w 80% -w 90%): the last one winning
+ * would hide a slip in a script.  A command's table, and the short
+ * options that may come again (check's -i).  qfd_getopt() returns what
+ * getopt_long() does, or QFD_OPT_TWICE with the line to print in msg.
+ */
+struct qfd_getopt {
+	const char *shortopts;
+	const struct option *longopts;
+	const char *repeatable;
+	unsigned char seen[0x400 / 8];	/* a bit per option value */
+	char msg[96];
+};
+
+enum { QFD_OPT_TWICE = 0x3ff };
+
+int qfd_getopt(struct qfd_getopt *g, int argc, char **argv);
+
 #define QFD_TYPE_SHORTOPTS	"ugp"
 #define QFD_TYPE_LONGOPTS \
 	{ "user", no_argument, NULL, 'u' }, \
@@ -61,6 +81,14 @@ bool qfd_typeopt(unsigned int *types, int c);
  */
 int qfd_fs_types(struct qfd_fs *fs, unsigned int asked, unsigned int *types,
 		 bool quiet);
+
+/*
+ * With -a, a mount whose quotas answer rc is not the command's to report
+ * (true), --debug saying why: it never had quotas (ESRCH, ENOSYS), or the
+ * quotactl(2) fallback of a kernel without quotactl_fd cannot reach it
+ * (ENOTBLK: tmpfs, a container's /dev).  A path named keeps the error.
+ */
+bool qfd_all_skips(const struct qfd_fs *fs, int rc);
 
 /*
  * Report a failed quota call in one line: the mount point, the quota type,

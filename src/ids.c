@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ids.h"
 #include "qfd.h"
@@ -570,6 +571,19 @@ static int parse_number(const char *s, uint32_t *id)
 	return 0;
 }
 
+/*
+ * The longest user or group name: glibc's LOGIN_NAME_MAX less its NUL.
+ * Not useradd's 32: names from LDAP or sssd (alice@corp.example.com) may
+ * be longer.  A name past it is refused before nss sees it: systemd's
+ * module aborts qfd on a 4 MiB one (an alloca over its limit).
+ */
+static size_t name_max(void)
+{
+	long n = sysconf(_SC_LOGIN_NAME_MAX);
+
+	return n > 1 ? (size_t)n - 1 : 255;
+}
+
 int qfd_id_parse(int type, const char *who, uint32_t *id)
 {
 	uint32_t num, named;
@@ -579,6 +593,8 @@ int qfd_id_parse(int type, const char *who, uint32_t *id)
 		return parse_number(who + 1, id);
 	if (!*who)
 		return -EINVAL;
+	if (type != QFD_PRJ && strnlen(who, name_max() + 1) > name_max())
+		return -ENAMETOOLONG;
 	if (isdigit((unsigned char)who[0])) {
 		rc = parse_number(who, &num);
 		if (rc == -ERANGE)
@@ -593,12 +609,78 @@ int qfd_id_parse(int type, const char *who, uint32_t *id)
 	return name_to_id(type, who, id, false) ? 0 : -ENOENT;
 }
 
-const char *qfd_id_strerror(int type, const char *who, int rc, char *buf,
+size_t qfd_utf8_decode(const unsigned char *s, uint32_t *cp)
+{
+	uint32_t c;
+	size_t n, i;
+
+	if (s[0] >= 0xc2 && s[0] <= 0xdf)
+		n = 2, c = s[0] & 0x1f;
+	else if (s[0] >= 0xe0 && s[0] <= 0xef)
+		n = 3, c = s[0] & 0x0f;
+	else if (s[0] >= 0xf0 && s[0] <= 0xf4)
+		n = 4, c = s[0] & 0x07;
+	else
+		return 0;
+	/* a NUL ends the loop as any byte that does not continue would */
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xc0) != 0x80)
+			return 0;
+		c = c << 6 | (s[i] & 0x3f);
+	}
+	/* overlong forms, surrogates, past U+10FFFF */
+	if ((n == 3 && c < 0x800) || (n == 4 && c < 0x10000) ||
+	    (c >= 0xd800 && c <= 0xdfff) || c > 0x10ffff)
+		return 0;
+	*cp = c;
+	return n;
+}
+
+char *qfd_shown(const char *s, char *buf)
+{
+	static const char hex[] = "0123456789abcdef";
+	const unsigned char *p = (const unsigned char *)s;
+	size_t o = 0, n;
+	uint32_t cp;
+
+	while (*p && p - (const unsigned char *)s < QFD_SHOWN_MAX) {
+		/* C1 controls (U+0080 to U+009F) act on terminals too */
+		if (*p < 0x80)
+			n = *p >= 0x20 && *p != 0x7f && *p != '\\';
+		else if (!(n = qfd_utf8_decode(p, &cp)) || cp < 0xa0)
+			n = 0;
+		if (n) {
+			memcpy(buf + o, p, n);
+			o += n;
+			p += n;
+			continue;
+		}
+		buf[o++] = '\\';
+		buf[o++] = 'x';
+		buf[o++] = hex[*p >> 4];
+		buf[o++] = hex[*p & 0xf];
+		p++;
+	}
+	if (*p) {
+		memcpy(buf + o, "...", 3);
+		o += 3;
+	}
+	buf[o] = '\0';
+	return buf;
+}
+
+const char *qfd_id_strerror(int type, const char *rawwho, int rc, char *buf,
 			    size_t len)
 {
 	const char *kind = qfd_type_name(type);
+	char who[QFD_SHOWN_LEN];
 
+	qfd_shown(rawwho, who);
 	switch (rc) {
+	case -ENAMETOOLONG:
+		snprintf(buf, len, "%s name '%s' is longer than the %zu bytes a name may have",
+			 kind, who, name_max());
+		break;
 	case -ENOENT:
 		if (type == QFD_PRJ)
 			snprintf(buf, len, "unknown project '%s': not in %s; use a number or add it there",

@@ -19,6 +19,7 @@
 #include <stdio_ext.h>
 #include <libsmartcols.h>
 
+#include "ids.h"
 #include "output.h"
 #include "qfd.h"
 #include "units.h"
@@ -117,11 +118,7 @@ void qfd_stdout_setup(void)
 		setvbuf(stdout, buf, _IOFBF, sizeof(buf));
 }
 
-/*
- * On disk where $TMPDIR (or /tmp) allows it, since a report of a million
- * ids is hundreds of megabytes; in memory where it does not (read-only).
- */
-static int hold_file(void)
+int qfd_tmpfd(void)
 {
 	const char *dir = getenv("TMPDIR");
 	int fd;
@@ -139,9 +136,15 @@ int qfd_stdout_hold(void)
 
 	if (held_stdout >= 0 || one_stream)
 		return 0;
+	/*
+	 * A closed stdout (>&-) is not held: the temporary file would take
+	 * its number, and the write error at the end must say what it is.
+	 */
+	if (fcntl(STDOUT_FILENO, F_GETFD) < 0)
+		return 0;
 	if (fflush(stdout))
 		return -EIO;
-	fd = hold_file();
+	fd = qfd_tmpfd();
 	if (fd < 0) {
 		warn("cannot make a temporary file for the output (TMPDIR)");
 		return -errno;
@@ -282,8 +285,8 @@ static int choose_columns(struct qfd_out *out)
 		int c = find_col(out->cols, out->ncols, p, len);
 
 		if (c < 0) {
-			warnx("unknown column '%.*s': 'qfd CMD -H' lists the columns",
-			      (int)len, p);
+			warnx("unknown column '%.*s': 'qfd %s -H' lists the columns",
+			      (int)len, p, out->o.cmd);
 			return -EINVAL;
 		}
 		if (out->nshown == MAX_COLS) {
@@ -324,6 +327,33 @@ static void make_keys(struct qfd_out *out)
 	}
 }
 
+/*
+ * The formats asked for, by their long names: 'qfd project' has -r for
+ * --recursive, and "-r excludes -J" would name an option not given.
+ */
+static void formats_clash(unsigned int formats)
+{
+	static const struct {
+		enum qfd_format fmt;
+		const char *name;
+	} opts[] = {
+		{ QFD_FMT_JSON, "--json" }, { QFD_FMT_RAW, "--raw" },
+		{ QFD_FMT_CSV, "--csv" },
+	};
+	const char *given[ARRAY_SIZE(opts)];
+	size_t i, n = 0;
+
+	for (i = 0; i < ARRAY_SIZE(opts); i++)
+		if (formats & (1u << opts[i].fmt))
+			given[n++] = opts[i].name;
+	if (n == 2)
+		warnx("%s and %s exclude each other: choose one output format",
+		      given[0], given[1]);
+	else
+		warnx("%s, %s and %s exclude each other: choose one output format",
+		      given[0], given[1], given[2]);
+}
+
 struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 			    size_t ncols, const struct qfd_outopts *o)
 {
@@ -339,7 +369,7 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 	out->o = *o;
 	/* the last one winning would hide a slip in a script: refuse */
 	if (o->formats & (o->formats - 1)) {
-		warnx("-J, -r and --csv exclude each other: choose one output format");
+		formats_clash(o->formats);
 		free(out);
 		return NULL;
 	}
@@ -352,8 +382,8 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 	if (o->sort) {
 		out->sortcol = find_col(cols, ncols, o->sort, strlen(o->sort));
 		if (out->sortcol < 0) {
-			warnx("unknown column '%s' for --sort: 'qfd CMD -H' lists the columns",
-			      o->sort);
+			warnx("unknown column '%s' for --sort: 'qfd %s -H' lists the columns",
+			      o->sort, o->cmd);
 			free(out);
 			return NULL;
 		}
@@ -416,14 +446,15 @@ static const char *format_cell(const struct qfd_out *out,
 
 /*
  * The length of s up to its first control character, DEL, backslash or
- * stop: the part that JSON and raw output write as it is.
+ * stop, and with ascii up to its first byte past ASCII: the part that JSON
+ * and raw output write as it is.
  */
-static size_t plain_prefix(const char *s, char stop)
+static size_t plain_prefix(const char *s, char stop, bool ascii)
 {
 	size_t n = 0;
 
 	while ((unsigned char)s[n] >= 0x20 && s[n] != 0x7f && s[n] != '\\' &&
-	       s[n] != stop)
+	       s[n] != stop && (!ascii || (unsigned char)s[n] < 0x80))
 		n++;
 	return n;
 }
@@ -456,7 +487,7 @@ static void write_escaped(const char *s, char stop,
 			  void (*esc)(unsigned char c, FILE *f), FILE *f)
 {
 	for (;;) {
-		size_t n = plain_prefix(s, stop);
+		size_t n = plain_prefix(s, stop, false);
 
 		fwrite(s, 1, n, f);
 		s += n;
@@ -476,11 +507,44 @@ static void json_escape(unsigned char c, FILE *f)
 		putc(c, f);	/* DEL: JSON takes it as it is */
 }
 
-/* JSON string per RFC 8259; UTF-8 passes through. */
+/*
+ * A byte past ASCII in a JSON string: a UTF-8 character as it is, a C1
+ * control as \u00XX, and a byte that is not UTF-8 (a Latin-1 name, a path
+ * of any bytes) as U+FFFD: RFC 8259 text is UTF-8, and strict readers
+ * refuse a document with such a byte.  Returns the bytes of s used.
+ */
+static size_t json_8bit(const char *s, FILE *f)
+{
+	uint32_t cp;
+	size_t n = qfd_utf8_decode((const unsigned char *)s, &cp);
+
+	if (!n) {
+		fputs("\\ufffd", f);
+		return 1;
+	}
+	if (cp < 0xa0)
+		fprintf(f, "\\u%04x", (unsigned int)cp);
+	else
+		fwrite(s, 1, n, f);
+	return n;
+}
+
+/* JSON string per RFC 8259, always valid UTF-8. */
 static void json_string(const char *s, FILE *f)
 {
 	putc('"', f);
-	write_escaped(s, '"', json_escape, f);
+	for (;;) {
+		size_t n = plain_prefix(s, '"', true);
+
+		fwrite(s, 1, n, f);
+		s += n;
+		if (!*s)
+			break;
+		if ((unsigned char)*s < 0x80)
+			json_escape((unsigned char)*s++, f);
+		else
+			s += json_8bit(s, f);
+	}
 	putc('"', f);
 }
 
@@ -495,9 +559,19 @@ static void raw_escape(unsigned char c, FILE *f)
 	fprintf(f, "\\x%02x", c);
 }
 
+/*
+ * An empty cell is "-": two blanks in a row would make read(1) and awk
+ * shift every column after it.  A value that is "-" itself is written
+ * escaped, so the two stay apart.
+ */
 static void raw_field(const char *s, FILE *f)
 {
-	write_escaped(s, ' ', raw_escape, f);
+	if (!s)
+		putc('-', f);
+	else if (!strcmp(s, "-"))
+		fputs("\\x2d", f);
+	else
+		write_escaped(s, ' ', raw_escape, f);
 }
 
 static void emit_headings(struct qfd_out *out, FILE *f)
@@ -548,10 +622,10 @@ static int emit_row(struct qfd_out *out, const struct qfd_val *vals, FILE *f)
 			if (i)
 				putc(' ', f);
 			/* numbers, units and yes/no need no escape */
-			if (s && c->kind == QFD_K_STR)
-				raw_field(s, f);
-			else if (s)
+			if (s && c->kind != QFD_K_STR)
 				fputs(s, f);
+			else
+				raw_field(s, f);
 		}
 	}
 	fputs(json ? "\n      }" : "\n", f);

@@ -56,6 +56,7 @@ enum qfd_format {
 
 /* What the output options of a command asked for. */
 struct qfd_outopts {
+	const char *cmd;	/* "report", "project show": for 'qfd CMD -H' */
 	enum qfd_format format;
 	unsigned int formats;	/* each format asked for: 1 << QFD_FMT_* */
 	bool bytes;		/* -b */
@@ -99,6 +100,14 @@ enum { QFD_OPT_CSV = 0x100, QFD_OPT_SORT };
  * there.
  */
 void qfd_stdout_setup(void);
+
+/*
+ * An unnamed temporary file, read and write: on disk where $TMPDIR (or
+ * /tmp) allows it, since a report of a million ids is hundreds of
+ * megabytes, in memory where it does not (read-only, missing).  The
+ * descriptor, or -1 with errno set.
+ */
+int qfd_tmpfd(void);
 
 /*
  * Hold back what is written to stdout from now on (a document for

@@ -14,7 +14,9 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "ids.h"
 #include "mnt.h"
+#include "output.h"
 #include "prom.h"
 #include "qfd.h"
 #include "rows.h"
@@ -100,28 +102,59 @@ static int buf_add(struct buf *b, const char *s, size_t n)
 	return 0;
 }
 
-/* name="value", the value escaped as the format requires: \\, \" and \n. */
+/* The ASCII at s that a label value takes as it is. */
+static size_t plain_ascii(const char *s)
+{
+	size_t n = 0;
+
+	while (s[n] && (unsigned char)s[n] < 0x80 && s[n] != '\\' &&
+	       s[n] != '"' && s[n] != '\n')
+		n++;
+	return n;
+}
+
+/*
+ * The character at p that plain_ascii() stopped at, as the format wants
+ * it: \\, \" and \n escaped, UTF-8 as it is, and a byte that is not
+ * UTF-8 as U+FFFD, since the format is UTF-8 text.  Returns the bytes of
+ * p used, 0 on ENOMEM.
+ */
+static size_t label_char(struct buf *b, const char *p)
+{
+	uint32_t cp;
+	size_t n;
+
+	if (*p == '\\' || *p == '"' || *p == '\n') {
+		char esc[2] = { '\\', *p == '\n' ? 'n' : *p };
+
+		return buf_add(b, esc, 2) ? 0 : 1;
+	}
+	n = qfd_utf8_decode((const unsigned char *)p, &cp);
+	if (!n)
+		return buf_add(b, "\xef\xbf\xbd", 3) ? 0 : 1;
+	return buf_add(b, p, n) ? 0 : n;
+}
+
+/* name="value", the value as label_char() makes it. */
 static int add_label(struct buf *b, const char *name, const char *val)
 {
 	int rc = buf_add(b, b->len > 1 ? "," : "", b->len > 1);
-	const char *p;
+	const char *p = val;
+	size_t n;
 
 	rc = rc ? rc : buf_add(b, name, strlen(name));
 	rc = rc ? rc : buf_add(b, "=\"", 2);
-	for (p = val; !rc && *p; p++) {
+	while (!rc && *p) {
 		/* what needs no escape, in one piece */
-		size_t n = strcspn(p, "\\\"\n");
-
+		n = plain_ascii(p);
 		rc = buf_add(b, p, n);
 		p += n;
 		if (rc || !*p)
 			break;
-		if (*p == '\\')
-			rc = buf_add(b, "\\\\", 2);
-		else if (*p == '"')
-			rc = buf_add(b, "\\\"", 2);
-		else
-			rc = buf_add(b, "\\n", 2);
+		n = label_char(b, p);
+		if (!n)
+			rc = -ENOMEM;
+		p += n;
 	}
 	return rc ? rc : buf_add(b, "\"", 1);
 }
@@ -150,6 +183,7 @@ struct qfd_prom *qfd_prom_new(void)
 {
 	struct qfd_prom *p = calloc(1, sizeof(*p));
 	size_t i;
+	int fd;
 
 	if (!p) {
 		warnx("out of memory");
@@ -157,9 +191,13 @@ struct qfd_prom *qfd_prom_new(void)
 	}
 	p->type = -1;
 	for (i = 0; i < PF_NFAMILIES; i++) {
-		p->fam[i] = tmpfile();
+		/* tmpfile(3) takes /tmp whatever $TMPDIR says */
+		fd = qfd_tmpfd();
+		p->fam[i] = fd < 0 ? NULL : fdopen(fd, "w+");
 		if (!p->fam[i]) {
 			warn("cannot make a temporary file (TMPDIR)");
+			if (fd >= 0)
+				close(fd);
 			qfd_prom_free(p);
 			return NULL;
 		}

@@ -83,6 +83,15 @@ static void usage(void)
 }
 
 /*
+ * QFD_DEBUG=1 turns tracing on; empty or 0 leaves it off, as a script
+ * that sets QFD_DEBUG=0 to say "no debug" means.
+ */
+static bool debug_env(const char *v)
+{
+	return v && *v && strcmp(v, "0");
+}
+
+/*
  * stdout may be a pipe to a full disk or a closed reader: a report that was
  * not written must not exit 0 (the idea of util-linux's closestream.h).
  */
@@ -112,8 +121,7 @@ int main(int argc, char **argv)
 	/* names are UTF-8 in most databases: let libsmartcols print them */
 	setlocale(LC_ALL, "");
 	qfd_stdout_setup();
-	if (getenv("QFD_DEBUG"))
-		qfd_debug = true;
+	qfd_debug = debug_env(getenv("QFD_DEBUG"));
 	/* '+': stop at the command name, its options are its own */
 	while ((c = getopt_long(argc, argv, "+dhV", opts, NULL)) != -1) {
 		switch (c) {

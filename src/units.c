@@ -82,6 +82,12 @@ static uint64_t pow_u64(uint64_t base, int exp)
 
 static const char unit_letters[] = "KMGTPE";
 
+/* A size's suffix is read in any ASCII case: "GiB", "gib" and "GIB" alike. */
+static bool suffix_is(const char *p, const char *want)
+{
+	return strlen(p) == strlen(want) && qfd_ascii_caseeq(p, want, strlen(want));
+}
+
 int qfd_parse_size(const char *s, uint64_t *out)
 {
 	unsigned __int128 num, den;
@@ -95,15 +101,15 @@ int qfd_parse_size(const char *s, uint64_t *out)
 	if (*p) {
 		u = strchr(unit_letters, qfd_ascii_upper(*p));
 		if (!u || !*u) {
-			if (!strcmp(p, "B") || !strcmp(p, "b"))
+			if (suffix_is(p, "b"))
 				return scale(num, den, 1, false, out);
 			return -EINVAL;
 		}
 		p++;
 		/* K, KiB: binary; KB: decimal, as dd(1) and lsblk(8) read them */
-		if (!*p || !strcmp(p, "iB") || !strcmp(p, "ib"))
+		if (!*p || suffix_is(p, "ib"))
 			mult = pow_u64(1024, (int)(u - unit_letters) + 1);
-		else if (!strcmp(p, "B") || !strcmp(p, "b"))
+		else if (suffix_is(p, "b"))
 			mult = pow_u64(1000, (int)(u - unit_letters) + 1);
 		else
 			return -EINVAL;

@@ -82,6 +82,48 @@ COMMANDS="get set report state project on off sync check watch"
 	[[ "$output" == "qfd: unknown project 'no-such-project-qfd': not in /etc/projid"* ]]
 }
 
+# A 4 MiB name made systemd's NSS module abort qfd (an alloca over its
+# limit); a name carrying terminal escapes reached the terminal raw.
+@test "names: too long for the system is refused before any lookup; echoed names are escaped and shortened" {
+	max=$(($(getconf LOGIN_NAME_MAX) - 1))
+	long=$(printf "%$((max + 1))s" "" | tr ' ' a)
+	a40=$(printf '%40s' "" | tr ' ' a)
+	for t in "-u user" "-g group"; do
+		run --separate-stderr "$QFD" get ${t% *} /proc "$long"
+		[ "$status" -eq 2 ]
+		[ "$stderr" = "qfd: ${t#* } name '$a40...' is longer than the $max bytes a name may have" ]
+	done
+	# the longest allowed is looked up: an unknown name, shortened
+	run --separate-stderr "$QFD" get /proc "${long:1}"
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "qfd: unknown user '$a40...'" ]
+	# in a batch file: one bad line, no abort
+	echo "$long 1M 2M 1 2" >"$BATS_TEST_TMPDIR/long.txt"
+	run --separate-stderr "$QFD" set --batch "$BATS_TEST_TMPDIR/long.txt" /proc
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "qfd: $BATS_TEST_TMPDIR/long.txt:1: user name '$a40...' is longer than the $max bytes a name may have" ]
+	# escapes, C1 controls (UTF-8 or not), a backslash: as \xHH; UTF-8 as it is
+	run --separate-stderr "$QFD" get /proc $'\e]0;owned\a\e[2J\x9b\xc2\x9bü名\\'
+	[ "$status" -eq 2 ]
+	[ "$stderr" = 'qfd: unknown user '"'"'\x1b]0;owned\x07\x1b[2J\x9b\xc2\x9bü名\x5c'"'" ]
+	printf 'root \e[31m1M - - -\n' >"$BATS_TEST_TMPDIR/esc.txt"
+	run --separate-stderr "$QFD" set --batch "$BATS_TEST_TMPDIR/esc.txt" /proc
+	[ "${stderr_lines[0]}" = "qfd: $BATS_TEST_TMPDIR/esc.txt:1: space soft limit '\x1b[31m1M': not a size (examples: 0, 500M, 1.5G, 2TiB)" ]
+}
+
+@test "names: one too long never reaches NSS (no /etc/passwd opened)" {
+	command -v strace >/dev/null || skip "no strace"
+	long=$(printf "%$(getconf LOGIN_NAME_MAX)s" "" | tr ' ' a)
+	trace=$BATS_TEST_TMPDIR/trace
+	# LeakSanitizer cannot run under ptrace
+	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o "$trace" \
+		"$QFD" get /proc no-such-user-qfd 2>/dev/null || true
+	grep -q '"/etc/passwd"' "$trace" || skip "strace shows no NSS lookup here"
+	ASAN_OPTIONS=detect_leaks=0 strace -f -e trace=openat -o "$trace" \
+		"$QFD" get /proc "$long" 2>/dev/null || true
+	! grep '"/etc/passwd"' "$trace"
+}
+
 @test "ids: out of range and malformed numeric ids" {
 	run "$QFD" get / 4294967295
 	[ "$status" -eq 2 ]
@@ -116,7 +158,13 @@ COMMANDS="get set report state project on off sync check watch"
 @test "report: unknown column, bad --over, -a with paths: exit 2" {
 	run "$QFD" report -o NAME,BOGUS /
 	[ "$status" -eq 2 ]
-	[[ "${lines[0]}" == "qfd: unknown column 'BOGUS'"* ]]
+	[ "${lines[0]}" = "qfd: unknown column 'BOGUS': 'qfd report -H' lists the columns" ]
+	# the command that lists them, not a placeholder to fill in
+	for c in get state "project show"; do
+		# shellcheck disable=SC2086
+		run "$QFD" $c --sort BOGUS /proc
+		[ "${lines[0]}" = "qfd: unknown column 'BOGUS' for --sort: 'qfd $c -H' lists the columns" ]
+	done
 	run "$QFD" report --over medium /
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "qfd: --over takes 'soft' or 'hard', not 'medium'" ]
@@ -162,11 +210,85 @@ COMMANDS="get set report state project on off sync check watch"
 	[[ "${lines[0]}" == "qfd: debug: quotactl_fd(/, Q_GETQUOTA, user, 0) = "* ]]
 }
 
+# -a skips what has no quotas or cannot be reached; --debug says why
+@test "-a: --debug names each mount skipped and why" {
+	m=$(findmnt -rn -t tmpfs -o TARGET | head -n 1)
+	[ -n "$m" ] || skip "no tmpfs mounted here"
+	for c in "state -a" "check -a"; do
+		# shellcheck disable=SC2086
+		run --separate-stderr "$QFD" -d $c
+		grep -q "^qfd: debug: -a skips $m: " <<<"$stderr" ||
+			{ echo "$c: $stderr"; false; }
+	done
+}
+
+# RFC 8259 text is UTF-8: a byte that is not (a Latin-1 name, a path of
+# any bytes) went raw into -J, and strict readers refused the document.
+@test "-J is valid UTF-8: a byte that is not UTF-8 is U+FFFD, a C1 control \\u0085" {
+	d=$BATS_TEST_TMPDIR/$'a\xffb\xc2\x85\xc3\xbc'
+	mkdir "$d"
+	run --separate-stderr "$QFD" project show -J -o PATH "$d"
+	[ "$status" -eq 0 ]
+	[ "${lines[3]}" = "         \"path\": \"$BATS_TEST_TMPDIR/a\\ufffdb\\u0085ü\"" ]
+	iconv -f UTF-8 -t UTF-8 <<<"$output" >/dev/null
+}
+
+# Two blanks for an empty cell made read and awk shift the columns after it.
+@test "-r: an empty cell is '-', so every row has every column" {
+	d=$BATS_TEST_TMPDIR/raw
+	mkdir "$d"
+	run --separate-stderr "$QFD" project show --raw -n "$d"
+	[ "$status" -eq 0 ]
+	[ "$output" = "$d 0 - no" ]
+	read -r path id project inherit <<<"$output"
+	[ "$project" = - ] && [ "$inherit" = no ]
+}
+
+# The last one winning would hide a slip in a script.
+@test "an option with a value given twice is refused, exit 2; flags and check -i may repeat" {
+	for c in "set --batch a --batch b /proc:--batch" \
+		"set --bsoft 1M --space-soft 2M /proc root:--bsoft" \
+		"report -o ID --output=NAME /proc:-o (--output)" \
+		"report --textfile a --textfile b /proc:--textfile" \
+		"get --sort ID --sort NAME /proc:--sort" \
+		"state -o TYPE -o TARGET /proc:-o (--output)" \
+		"project show --sort ID --sort PATH /proc:--sort" \
+		"watch --exec true --exec true:--exec"; do
+		# shellcheck disable=SC2086 # the words of a command line
+		# timeout: a watch that took it would run until stopped
+		run --separate-stderr timeout 10 "$QFD" ${c%%:*}
+		[ "$status" -eq 2 ] || { echo "${c%%:*}: $status"; false; }
+		[ "${stderr_lines[0]}" = "qfd: ${c#*:} given twice: give it once" ]
+	done
+	run --separate-stderr "$QFD" check -w 80% --warning=90% /proc
+	[ "$status" -eq 3 ]
+	[ "$output" = "QUOTA UNKNOWN - -w (--warning) given twice: give it once" ]
+	# flags and -i: as before
+	run --separate-stderr "$QFD" check -i root -i daemon /proc
+	[[ $output == "QUOTA UNKNOWN - /proc: "* ]]
+	run --separate-stderr "$QFD" report -J -J -u -u /proc
+	[ "$status" -eq 1 ]
+}
+
+@test "QFD_DEBUG: 1 traces, 0 and empty do not" {
+	QFD_DEBUG=1 run "$QFD" get / root
+	[[ "${lines[0]}" == "qfd: debug: quotactl_fd(/, "* ]]
+	for v in 0 ""; do
+		QFD_DEBUG=$v run "$QFD" get / root
+		[ "$status" -eq 1 ]
+		[[ $output != *"debug:"* ]] || { echo "QFD_DEBUG='$v': $output"; false; }
+	done
+}
+
 @test "writing to a closed or full stdout is a failure" {
 	[ -w /dev/full ] || skip "no /dev/full"
 	run sh -c '"$QFD" --help >/dev/full'
 	[ "$status" -eq 1 ]
 	[[ "$output" == "qfd: write error"* ]]
+	# a machine format, held back until the end: the same line
+	run --separate-stderr sh -c '"$QFD" state -J -a >&-'
+	[ "$status" -eq 1 ]
+	[ "$stderr" = "qfd: write error: Bad file descriptor" ]
 }
 
 # A program cannot tell a document cut short from a whole one: after a

@@ -157,3 +157,64 @@ has() {	# has WORD: the candidates ($output) include WORD
 	has --recursive
 	has --json
 }
+
+# complete_line LINE: complete at the end of LINE as bash splits it, '='
+# a word of its own (COMP_WORDBREAKS): "--output=" then the value
+complete_line() {
+	COMP_LINE="$QFD $1"
+	COMP_POINT=${#COMP_LINE}
+	read -ra COMP_WORDS <<<"${COMP_LINE//=/ = }"
+	[[ $COMP_LINE == *[\ =] ]] && COMP_WORDS+=("")
+	COMP_CWORD=$((${#COMP_WORDS[@]} - 1))
+	COMPREPLY=()
+	_qfd "$QFD" "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD - 1]}" 2>/dev/null
+	printf '%s\n' "${COMPREPLY[@]}" | sort
+}
+
+@test "completion: check takes paths, and -i a WHO of the type asked, -gi bundled too" {
+	output=$(complete_words check /s)
+	[ "$output" = "$(printf '%s\n' '/srv/acct' '/srv/x y')" ]
+	output=$(complete_words check -i ro)
+	has root
+	output=$(complete_words check -gi "")
+	[ "$output" = "$(compgen -g | sort)" ]
+	output=$(complete_words check -g -i "")
+	[ "$output" = "$(compgen -g | sort)" ]
+	# a bundle's value is the next word: not taken for a path
+	output=$(complete_words check -gi root /s)
+	has '/srv/acct'
+	output=$(complete_words report -uo "")
+	has SPACE-SOFT
+}
+
+@test "completion: watch --exec offers programs; a path, files" {
+	output=$(complete_words watch --exec tru)
+	has true
+	[ "$(grep -cx true <<<"$output")" -eq 1 ]
+	output=$(complete_words watch --exec /bin/tru)
+	has /bin/true
+}
+
+@test "completion: project set and clear are not offered show's options" {
+	for a in set clear; do
+		output=$(complete_words project $a --)
+		has --recursive
+		has --exit-changed
+		for o in --json --raw --csv --output --sort --list-columns --noheadings --bytes; do
+			! grep -qxF -- "$o" <<<"$output" || { echo "$a offers $o"; false; }
+		done
+	done
+	output=$(complete_words project show --)
+	has --json
+}
+
+@test "completion: --opt= offers the option's values, never command names" {
+	output=$(complete_line "report --output=I")
+	[ "$output" = ID ]
+	output=$(complete_line "--output=")
+	[ -z "$output" ]
+	output=$(complete_line "project --output=")
+	[ -z "$output" ]
+	output=$(complete_line "report --sort=SPACE-S")
+	[ "$output" = SPACE-SOFT ]
+}

@@ -129,11 +129,14 @@ try_all() {
 }
 
 @test "-J, -r and --csv exclude each other (exit 2, nothing read)" {
-	for pair in "-J -r" "-J --csv" "-r --csv" "--csv -J"; do
+	for pair in "-J -r:--json and --raw" "-J --csv:--json and --csv" \
+		"-r --csv:--raw and --csv" "--csv -J:--json and --csv" \
+		"-r --csv --json:--json, --raw and --csv"; do
+		said=${pair#*:} pair=${pair%%:*}
 		# shellcheck disable=SC2086
 		run "$QFD" --debug report /proc $pair
 		[ "$status" -eq 2 ] || { echo "$pair: $status"; false; }
-		[ "$output" = "qfd: -J, -r and --csv exclude each other: choose one output format" ]
+		[ "$output" = "qfd: $said exclude each other: choose one output format" ]
 		# shellcheck disable=SC2086
 		run "$QFD" get /proc $pair
 		[ "$status" -eq 2 ]
@@ -143,6 +146,10 @@ try_all() {
 	done
 	run "$QFD" project show --raw --csv "$QFD"
 	[ "$status" -eq 2 ]
+	# -r is --recursive there: not named as an output format
+	run "$QFD" project show -r --raw -J "$QFD"
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: --json and --raw exclude each other: choose one output format" ]
 	run "$QFD" project show -J -J "$QFD"
 	[ "$status" -eq 0 ]
 }

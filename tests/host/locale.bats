@@ -36,7 +36,7 @@ in_tr() {
 @test "tr_TR.UTF-8: -o takes column names in any ASCII case" {
 	run in_tr "$QFD" report /proc -o id,files,Inherit
 	[ "$status" -eq 2 ]
-	[ "$output" = "qfd: unknown column 'Inherit': 'qfd CMD -H' lists the columns" ]
+	[ "$output" = "qfd: unknown column 'Inherit': 'qfd report -H' lists the columns" ]
 	run in_tr "$QFD" report /proc -o id,files,name,file-soft
 	[ "$status" -eq 2 ]
 	[[ $output == *"unknown column 'file-soft'"* ]]

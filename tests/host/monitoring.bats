@@ -95,6 +95,37 @@ textfile_target() {
 	grep -q '^# HELP' "$d/real.prom"
 }
 
+# The text format is UTF-8: a mount point with a byte that is not made
+# promtool refuse every metric.  The mount is a tmpfs in a mount namespace
+# of its own, gone with it: the host's mounts are not touched.
+@test "report --prometheus: a label with a byte that is not UTF-8 gets U+FFFD, valid for promtool" {
+	m=$BATS_TEST_TMPDIR/$'a\xffb'
+	mkdir "$m"
+	ns=(unshare -m)
+	[ "$(id -u)" -eq 0 ] || ns=(unshare -rm)
+	"${ns[@]}" true 2>/dev/null || skip "no mount namespace here"
+	run --separate-stderr "${ns[@]}" sh -c 'mount -t tmpfs tmpfs "$1" && "$QFD" report --prometheus -u "$1"' sh "$m"
+	[ "$status" -eq 0 ]
+	[ "$(grep -v '^#' <<<"$output")" = "qfd_quota_scrape_error{mountpoint=\"$BATS_TEST_TMPDIR/a�b\",fstype=\"tmpfs\",type=\"user\"} 1" ]
+	promtool check metrics <<<"$output"
+}
+
+# qfd-prometheus(8) says the family files go to $TMPDIR; tmpfile(3) took
+# /tmp whatever it said.
+@test "report --prometheus: the family files in \$TMPDIR, in memory where it cannot take them" {
+	command -v strace >/dev/null || skip "no strace"
+	t=$BATS_TEST_TMPDIR/tmp
+	mkdir "$t"
+	# LeakSanitizer cannot run under ptrace
+	ASAN_OPTIONS=detect_leaks=0 TMPDIR=$t strace -f -e trace=openat -o "$t.trace" \
+		"$QFD" report --prometheus /proc >"$t.out" 2>/dev/null
+	[ "$(grep -F "\"$t\"" "$t.trace" | grep -c O_TMPFILE)" -ge 10 ]
+	[ "$(ls -A "$t")" = "" ]
+	run --separate-stderr env TMPDIR=/nonexistent "$QFD" report --prometheus /proc
+	[ "$status" -eq 0 ]
+	[ "$(grep -c '^qfd_quota_scrape_error' <<<"$output")" -eq 3 ]
+}
+
 @test "report --prometheus to a full stdout fails" {
 	run sh -c '"$QFD" report --prometheus /proc >/dev/full 2>/dev/null'
 	[ "$status" -eq 1 ]
@@ -187,6 +218,16 @@ textfile_target() {
 	run "$QFD" watch --exec ""
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "qfd: --exec needs a command" ]
+	# a program that is not there: at start, not at the first event
+	for p in no-such-program-qfd /no/such/program "$BATS_TEST_TMPDIR"; do
+		# timeout: accepted, watch would run until stopped
+		run --separate-stderr timeout 5 "$QFD" watch --exec "$p"
+		[ "$status" -eq 2 ] || { echo "$p: $status"; false; }
+		[ "${stderr_lines[0]}" = "qfd: --exec $p: no such program, or not executable (it is run without a shell, looked up in PATH)" ]
+	done
+	# one in PATH passes (then the kernel's events, or no family: not 2)
+	run timeout 5 "$QFD" watch --exec true
+	[ "$status" -ne 2 ]
 	run "$QFD" watch --bogus
 	[ "$status" -eq 2 ]
 	[ "${lines[-1]}" = "Try 'qfd watch --help' for more information." ]

@@ -10,6 +10,8 @@
 #
 # Run: QFD=/path/to/src/qfd bats tests/host/set-batch.bats
 
+bats_require_minimum_version 1.5.0
+
 setup() {
 	: "${QFD:?QFD must name the qfd binary}"
 	B=$BATS_TEST_TMPDIR
@@ -270,4 +272,23 @@ qfd: $B/nul.txt: 3 bad lines: nothing was changed" ]
 	run "$QFD" set --batch "$B/bom.txt" /proc
 	[ "$status" -eq 2 ]
 	[ "${lines[0]}" = "qfd: $B/bom.txt:2: unknown user '"$'\357\273\277'"bin'" ]
+}
+
+# getline() took a line as long as it came: /dev/zero, or a 4 MiB name
+# (which made systemd's NSS module abort), grew qfd without bound.
+@test "batch: a line longer than 64 KiB ends the reading, one bad line (exit 2); /dev/zero costs 64 KiB" {
+	{ head -c 4194304 /dev/zero | tr '\0' a; echo " 1M 2M 1 2"; } >"$B/long.txt"
+	run --separate-stderr "$QFD" set --batch "$B/long.txt" /proc
+	[ "$status" -eq 2 ]
+	[ "$stderr" = "qfd: $B/long.txt:1: longer than 65536 bytes: not a batch line (nothing after it was read)
+qfd: $B/long.txt: 1 bad line: nothing was changed" ]
+	# 64 KiB with its newline is a line, read whole
+	{ printf 'root 1M 2M 1 2 #'; head -c $((65536 - 16 - 1)) /dev/zero | tr '\0' c; echo; } >"$B/edge.txt"
+	[ "$(wc -c <"$B/edge.txt")" -eq 65536 ]
+	run --separate-stderr "$QFD" set --batch "$B/edge.txt" /proc
+	[ "$status" -eq 1 ]
+	[[ $stderr == "qfd: /proc: "* ]]
+	run --separate-stderr timeout 20 "$QFD" set --batch /dev/zero /proc
+	[ "$status" -eq 2 ]
+	[ "${stderr_lines[0]}" = "qfd: /dev/zero:1: longer than 65536 bytes: not a batch line (nothing after it was read)" ]
 }

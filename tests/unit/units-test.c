@@ -90,6 +90,14 @@ int main(void)
 	size_is("0.5K", 0, 512);
 	size_is("1.0001K", 0, 1025);		/* fractions of a byte round up */
 	size_is("2TiB", 0, 2199023255552ULL);
+	/* the suffix in any case: "10Gib" was taken and "10GIB" refused */
+	size_is("10GIB", 0, 10737418240ULL);
+	size_is("10Gib", 0, 10737418240ULL);
+	size_is("10gIb", 0, 10737418240ULL);
+	size_is("10gB", 0, 10000000000ULL);
+	size_is("10Gb", 0, 10000000000ULL);
+	size_is("10GiBB", -EINVAL, 0);
+	size_is("10GI", -EINVAL, 0);
 	size_is("16E", -ERANGE, 0);
 	size_is("15.9999E", 0, 18446628781559090932ULL);
 	size_is("99999999999999999999T", -ERANGE, 0);

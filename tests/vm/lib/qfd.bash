@@ -426,10 +426,10 @@ t_human_table() {
 	assert_status 0
 	assert_eq "${lines[0]}" "user quotas on $MNT ($FSTYPE, $DEV)"
 	assert_line_ws "qfdu3 2003 ok 512K 1M 3M 1 5 6"
-	# raw: one line per row, single spaces, every column
+	# raw: one line per row, single spaces, every column, an empty one "-"
 	run --separate-stderr qfd get -r "$MNT" qfdu3
 	assert_status 0
-	assert_eq "${lines[1]}" "$MNT $FSTYPE user qfdu3 2003 ok 512K 1M 3M  1 5 6 "
+	assert_eq "${lines[1]}" "$MNT $FSTYPE user qfdu3 2003 ok 512K 1M 3M - 1 5 6 -"
 }
 
 # qfd_fs_round BYTES: what the filesystem keeps of a space limit of BYTES

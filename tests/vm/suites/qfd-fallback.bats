@@ -123,3 +123,34 @@ f_no_device_node() {
 	# even ask: either is a fair answer, in one line naming the mount
 	assert_stderr_re "^qfd: $m: .*(5\.14|no quota support)"
 }
+
+# -a walks every mount of a type that can keep quotas, tmpfs among them;
+# quotactl(2) cannot reach one without a block device (ENOTBLK), so -a
+# skips it, --debug saying why, instead of failing (check -a would have
+# been UNKNOWN on every 5.10 host).  A path named keeps the clear line.
+@test "5.10 -a: state and check skip a tmpfs the fallback cannot reach, --debug says why; named, the clear line" {
+	local t=$QFD_SCRATCH/fb-tmp
+	mkdir -p "$t"
+	mountpoint -q "$t" || mount -t tmpfs -o size=1m tmpfs "$t"
+	run --separate-stderr qfd state -a -n -r -o TARGET,TYPE
+	assert_status 0
+	assert_stderr_empty
+	grep -qx "$E user" <<<"$output" || _fail "no $E in:" "$output"
+	grep -q "^$t " <<<"$output" && _fail "$t listed:" "$output"
+	run --separate-stderr qfd -d state -a -n -r -o TARGET
+	assert_status 0
+	grep -qxF "qfd: debug: -a skips $t: this kernel lacks quotactl_fd(2) and tmpfs has no block device for quotactl(2): Linux 5.14 or later (or qfd's kernel/quotactl_fd-5.10 patch) is needed" <<<"$stderr" ||
+		_fail "no debug line for $t in:" "$stderr"
+	run --separate-stderr qfd check -a
+	[[ $status -ne 3 && $output != *UNKNOWN* && $output != *"$t"* ]] ||
+		_fail "check -a: exit $status" "$output" "$stderr"
+	assert_stderr_empty
+	run --separate-stderr qfd state "$t"
+	assert_status 1
+	assert_stdout_empty
+	assert_stderr_re "^qfd: $t: this kernel lacks quotactl_fd\(2\) .*5\.14"
+	run --separate-stderr qfd check "$t"
+	assert_status 3
+	[[ $output == "QUOTA UNKNOWN - $t: this kernel lacks quotactl_fd(2) "*"5.14"* ]] || _fail "got: $output"
+	umount "$t"
+}
