@@ -13,10 +13,13 @@
  * the caller streams are handed over one at a time and freed.
  *
  * Strict RFC 8259: yajl's defaults already refuse comments (allow_comments
- * stays off), trailing commas, single quotes, TRUE, NaN, 010, raw control
- * characters in strings and anything after the document; only
- * dont_validate_strings is set, because names are bytes as passwd has them
- * and a dump must read back.
+ * stays off, as do allow_trailing_garbage, allow_multiple_values and
+ * allow_partial_values), trailing commas, single quotes, TRUE, NaN, 010
+ * and raw control characters in strings.  Two holes are closed here: yajl
+ * takes a form feed or vertical tab as a blank, and lets an unfinished
+ * token after the document pass ('{} "abc').  Only dont_validate_strings
+ * is set, because names are bytes as passwd has them and a dump must read
+ * back.
  */
 #include <errno.h>
 #include <math.h>
@@ -53,6 +56,8 @@ struct qfd_jr {
 	size_t place_n;		/* levels that name the item being handed over */
 	int rc;			/* sticky: why the reading stopped */
 	bool begun;		/* something other than blanks was fed */
+	bool done;		/* the document's value is complete */
+	size_t done_at;		/* where in the piece it was completed */
 	char err[512];
 	/* the piece being fed, and how much of it line and col count */
 	const char *piece;
@@ -174,6 +179,16 @@ static void next(struct qfd_jr *jr)
 }
 
 /*
+ * The document's value is whole.  yajl says "trailing garbage" only for a
+ * whole token after it: '{} "abc' would pass, so feed() checks the rest.
+ */
+static void complete(struct qfd_jr *jr)
+{
+	jr->done = true;
+	jr->done_at = jr->piece ? yajl_get_bytes_consumed(jr->h) : 0;
+}
+
+/*
  * Put v (NULL is JSON's null) where the deepest level reads a value; v is
  * given away even on failure.  A container goes in when it starts, so the
  * levels under it fill it in place: the tree owns it, the level borrows it.
@@ -184,6 +199,8 @@ static int attach(struct qfd_jr *jr, json_object *v, bool container)
 
 	if (!jr->depth) {
 		jr->doc = v;
+		if (!container)
+			complete(jr);
 		return 1;
 	}
 	l = &jr->lv[jr->depth - 1];
@@ -299,6 +316,8 @@ static int pop(struct qfd_jr *jr)
 	l->obj = NULL;
 	jr->depth--;
 	next(jr);
+	if (!jr->depth)
+		complete(jr);
 	return rc;
 }
 
@@ -469,36 +488,79 @@ static int stopped(struct qfd_jr *jr)
 	return jr->rc;
 }
 
-/* Whether s[0..len) (no NUL) holds more than JSON's blanks (RFC 8259's ws). */
-static bool begins(const char *s, size_t len)
+/* How many of s[0..len) lead as JSON's blanks (RFC 8259's ws). */
+static size_t blanks(const char *s, size_t len)
 {
-	for (; len; s++, len--)
-		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
-			return true;
-	return false;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+			break;
+	return i;
+}
+
+/*
+ * The first byte that no JSON text holds anywhere, or NULL: raw control
+ * characters are not allowed in strings, and yajl stops at a NUL saying
+ * only "invalid char", but takes a form feed or vertical tab as a blank,
+ * which RFC 8259 does not.
+ */
+static const char *bad_byte(const char *s, size_t len, const char **what)
+{
+	for (; len; s++, len--) {
+		*what = *s == '\0' ? "a NUL byte" :
+			*s == '\f' ? "a form feed (blanks are space, tab, CR, LF)" :
+			*s == '\v' ? "a vertical tab (blanks are space, tab, CR, LF)" : NULL;
+		if (*what)
+			return s;
+	}
+	return NULL;
+}
+
+/* After the document, s[0..len) of the piece fed must be blanks. */
+static int only_blanks_after(struct qfd_jr *jr, const char *s, size_t len)
+{
+	size_t i = blanks(s, len);
+
+	if (i == len)
+		return 0;
+	advance(jr, s, i + 1);
+	snprintf(jr->err, sizeof(jr->err), "not valid JSON: something follows the document");
+	jr->rc = -EINVAL;
+	return jr->rc;
 }
 
 int qfd_jr_feed(struct qfd_jr *jr, const char *buf, size_t len)
 {
-	const char *nul;
+	const char *bad, *what;
+	bool was_done = jr->done;
 	yajl_status st;
-	size_t n;
+	size_t n, from;
 
 	if (jr->rc)
 		return jr->rc;
-	/* yajl stops at a NUL byte, saying only "invalid char" */
-	nul = memchr(buf, '\0', len);
-	n = nul ? (size_t)(nul - buf) : len;
-	jr->begun = jr->begun || nul || begins(buf, n);
+	bad = bad_byte(buf, len, &what);
+	n = bad ? (size_t)(bad - buf) : len;
+	jr->begun = jr->begun || bad || blanks(buf, n) < n;
 	jr->piece = buf;
 	jr->counted = 0;
 	st = yajl_parse(jr->h, (const unsigned char *)buf, n);
+	if (st == yajl_status_ok && jr->done) {
+		/* yajl may have taken the start of a token after it, unsaid */
+		from = was_done ? 0 : jr->done_at;
+		advance(jr, buf + jr->counted, from - jr->counted);
+		jr->counted = from;
+		if (only_blanks_after(jr, buf + from, n - from)) {
+			jr->piece = NULL;
+			return jr->rc;
+		}
+	}
 	if (st == yajl_status_ok) {
 		advance(jr, buf + jr->counted, n - jr->counted);
 		jr->piece = NULL;
-		if (!nul)
+		if (!bad)
 			return 0;
-		snprintf(jr->err, sizeof(jr->err), "not valid JSON: a NUL byte");
+		snprintf(jr->err, sizeof(jr->err), "not valid JSON: %s", what);
 		jr->rc = -EINVAL;
 		return jr->rc;
 	}

@@ -50,8 +50,9 @@ int qfd_jr_finish(struct qfd_jr *jr, json_object **doc);
 
 /*
  * After -EINVAL: what is wrong ("PLACE: what" when it is inside a value),
- * and where reading stopped: line and column, from 1, just past the token
- * at fault (yajl reports where it is, not where the token began).
+ * and where: line and column, from 1, of the token at fault or just past
+ * it (yajl gives where it stopped, which for a token cut between two
+ * pieces may be the start of the second).
  */
 const char *qfd_jr_error(const struct qfd_jr *jr, size_t *line, size_t *col);
 

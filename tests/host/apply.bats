@@ -190,6 +190,13 @@ notjson() {
 	notjson '{"filesystems": [] "x": 1}'
 	notjson '{"filesystems": []} {"filesystems": []}'
 	notjson '[] []'
+	# yajl lets an unfinished token after the document pass
+	notjson '{"filesystems": [{"path": "/proc"}]} "abc'
+	notjson '{"filesystems": [{"path": "/proc"}]}
+tru'
+	# yajl takes these as blanks, RFC 8259 does not
+	notjson "$(printf '{"filesystems":\f[]}')"
+	notjson "$(printf '{"filesystems":\v[]}')"
 }
 
 @test "apply: an empty or truncated document names the file" {
