@@ -56,7 +56,8 @@ static void help(void)
 		     "      --raise-only     never lower a limit (none counts as the highest)\n"
 		     "  -q, --quiet          print nothing but errors\n"
 		     "      --exit-changed   exit 4 when something was changed, 0 when not\n",
-		     "FILE is a JSON document ('-': stdin), as 'qfd dump' writes it:\n"
+		     "FILE is a strict JSON document (RFC 8259; '-': stdin; at most 2 GiB), as\n"
+		     "'qfd dump' writes it:\n"
 		     "  {\"filesystems\": [{\"path\": \"/srv\", \"user\": {\"enforce\": true,\n"
 		     "    \"grace\": {\"space\": \"7d\", \"files\": \"7d\"},\n"
 		     "    \"limits\": [{\"who\": \"alice\", \"space-hard\": \"10G\", \"files-hard\": null}]}}]}\n"

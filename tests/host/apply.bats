@@ -197,6 +197,9 @@ tru'
 	# yajl takes these as blanks, RFC 8259 does not
 	notjson "$(printf '{"filesystems":\f[]}')"
 	notjson "$(printf '{"filesystems":\v[]}')"
+	# and --help says so
+	run "$QFD" apply --help
+	[[ $output == *"FILE is a strict JSON document (RFC 8259; '-': stdin; at most 2 GiB)"* ]]
 }
 
 @test "apply: an empty or truncated document names the file" {
