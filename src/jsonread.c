@@ -61,6 +61,8 @@ struct qfd_jr {
 	size_t place_n;		/* levels that name the item being handed over */
 	int rc;			/* sticky: why the reading stopped */
 	bool begun;		/* something other than blanks was fed */
+	bool in_str, esc;	/* prescan(): in a string, after a backslash */
+	size_t tok;		/* prescan(): bytes of the current token */
 	bool done;		/* the document's value is complete */
 	size_t done_at;		/* where in the piece it was completed */
 	char err[512];
@@ -505,19 +507,59 @@ static size_t blanks(const char *s, size_t len)
 }
 
 /*
- * The first byte that no JSON text holds anywhere, or NULL: raw control
- * characters are not allowed in strings, and yajl stops at a NUL saying
- * only "invalid char", but takes a form feed or vertical tab as a blank,
- * which RFC 8259 does not.
+ * A byte that no JSON text holds anywhere: raw control characters are not
+ * allowed in strings, and yajl stops at a NUL saying only "invalid char",
+ * but takes a form feed or vertical tab as a blank, which RFC 8259 does not.
  */
-static const char *bad_byte(const char *s, size_t len, const char **what)
+static const char *never(char c)
+{
+	return c == '\0' ? "not valid JSON: a NUL byte" :
+	       c == '\f' ? "not valid JSON: a form feed (blanks are space, tab, CR, LF)" :
+	       c == '\v' ? "not valid JSON: a vertical tab (blanks are space, tab, CR, LF)" :
+			   NULL;
+}
+
+/*
+ * One more byte of the token that c is in, or 0 when c ends one or is
+ * none: strings (up to their closing quote, escapes and all) and runs
+ * of anything else but blanks and structural characters.  Good enough for
+ * a limit: on a text that is not JSON yajl stops first.
+ */
+static size_t token_byte(struct qfd_jr *jr, char c)
+{
+	if (jr->in_str) {
+		if (jr->esc)
+			jr->esc = false;
+		else if (c == '\\')
+			jr->esc = true;
+		else if (c == '"')
+			jr->in_str = false;
+		return jr->in_str;
+	}
+	if (c == '"') {
+		jr->in_str = true;
+		return 0;
+	}
+	return !strchr(" \t\r\n{}[],:", c);
+}
+
+/*
+ * The first byte of s[0..len) that is wrong before yajl sees it, or NULL:
+ * a byte never in JSON, or one that makes a token longer than any field
+ * takes, which yajl would keep whole, however long, until it ends.
+ */
+static const char *prescan(struct qfd_jr *jr, const char *s, size_t len,
+			   const char **what)
 {
 	for (; len; s++, len--) {
-		*what = *s == '\0' ? "a NUL byte" :
-			*s == '\f' ? "a form feed (blanks are space, tab, CR, LF)" :
-			*s == '\v' ? "a vertical tab (blanks are space, tab, CR, LF)" : NULL;
+		*what = never(*s);
 		if (*what)
 			return s;
+		jr->tok = token_byte(jr, *s) ? jr->tok + 1 : 0;
+		if (jr->tok > QFD_JR_MAX_TOKEN) {
+			*what = "longer than 64 KiB, more than any field takes";
+			return s;
+		}
 	}
 	return NULL;
 }
@@ -544,7 +586,7 @@ int qfd_jr_feed(struct qfd_jr *jr, const char *buf, size_t len)
 
 	if (jr->rc)
 		return jr->rc;
-	bad = bad_byte(buf, len, &what);
+	bad = prescan(jr, buf, len, &what);
 	n = bad ? (size_t)(bad - buf) : len;
 	jr->begun = jr->begun || bad || blanks(buf, n) < n;
 	jr->piece = buf;
@@ -565,8 +607,7 @@ int qfd_jr_feed(struct qfd_jr *jr, const char *buf, size_t len)
 		jr->piece = NULL;
 		if (!bad)
 			return 0;
-		snprintf(jr->err, sizeof(jr->err), "not valid JSON: %s", what);
-		jr->rc = -EINVAL;
+		fail(jr, "%s", what);
 		return jr->rc;
 	}
 	sync_place(jr);

@@ -286,3 +286,20 @@ refused_at() {
 	refused "filesystems[2].path: '/proc/1': the same filesystem as filesystems[0] ('/proc/self'): name each filesystem once"
 	[[ $output != *quotactl* ]]
 }
+
+@test "apply: a string or number longer than 64 KiB is refused as it is read" {
+	# yajl would keep the whole of it (and json-c copy it): 2 GiB of one
+	# string would cost several GiB of memory before the 2 GiB limit
+	run timeout 60 sh -c '{ printf "{\"filesystems\": [{\"path\": \"/"; tr "\\0" a </dev/zero; } | "$QFD" apply -'
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: stdin:1:65564: filesystems[0].path: longer than 64 KiB, more than any field takes" ]
+	printf '{"filesystems": [{"path": "/proc", "user": {"limits": [{"who": 1%070000d}]}}]}' 0 >"$F"
+	run "$QFD" apply "$F"
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: $F:1:65600: filesystems[0].user.limits[0].who: longer than 64 KiB, more than any field takes" ]
+	# 64 KiB itself is read (and found wrong for what it is)
+	printf '{"filesystems": [{"path": "/%065535d"}]}' 0 >"$F"
+	run "$QFD" apply "$F"
+	[ "$status" -eq 2 ]
+	[[ $output == *"File name too long" ]]
+}
