@@ -26,8 +26,9 @@
 #
 # Both commands plan everything before the first write (every entry read)
 # and write only what differs, so the difference between them is JSON
-# (json-c's parse of a 10 MiB document, the names' resolution) against
-# the batch parser.
+# (the streaming reader's parse of a 10 MiB document, the names'
+# resolution) against the batch parser.  bench/apply-rss.sh measures
+# apply's memory on the host.
 #
 # Settings (environment; tests/vm/run passes every QFD_* variable on):
 #   QFD_BENCH_IDS=100000        ids

@@ -90,15 +90,4 @@ run_fs xfs
 # The table: medians over the rounds, RSS over the smallest count's.
 echo
 echo "qfd dump -u, $REPS rounds per count, kernel $(uname -r)"
-awk "$BENCH_AWK_MEDIAN"'
-	{ key = $1 " " $2; t[key, ++n[key]] = $3; r[key, n[key]] = $4; doc[key] = $5
-	  if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
-	END {
-		printf "%-5s %8s %9s %9s %9s %9s\n", "FS", "IDS", "SECONDS", "RSS-KIB", "RSS/FIRST", "DOC-KIB"
-		for (i = 1; i <= k; i++) {
-			key = order[i]; split(key, f, " ")
-			s = median(t, key, n[key]); m = median(r, key, n[key])
-			if (!(f[1] in base)) base[f[1]] = m
-			printf "%-5s %8d %9.2f %9d %8.2fx %9d\n", f[1], f[2], s, m, m / base[f[1]], doc[key]
-		}
-	}' "$RES"
+bench_rss_table FS "$RES"

@@ -22,6 +22,24 @@ BENCH_AWK_MEDIAN='
 	}
 '
 
+# bench_rss_table NAME FILE: FILE's lines "GROUP IDS SECONDS RSS_KIB
+# DOC_KIB" as a table (GROUP's column called NAME): medians over the
+# lines of each GROUP and IDS, and RSS over that of the GROUP's first IDS
+bench_rss_table() {
+	awk -v name="$1" "$BENCH_AWK_MEDIAN"'
+	{ key = $1 " " $2; t[key, ++n[key]] = $3; r[key, n[key]] = $4; doc[key] = $5
+	  if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
+	END {
+		printf "%-7s %8s %9s %9s %9s %9s\n", name, "IDS", "SECONDS", "RSS-KIB", "RSS/FIRST", "DOC-KIB"
+		for (i = 1; i <= k; i++) {
+			key = order[i]; split(key, f, " ")
+			s = median(t, key, n[key]); m = median(r, key, n[key])
+			if (!(f[1] in base)) base[f[1]] = m
+			printf "%-7s %8d %9.2f %9d %8.2fx %9d\n", f[1], f[2], s, m, m / base[f[1]], doc[key]
+		}
+	}' "$2"
+}
+
 # bench_enter ARGS...: on the host, run the script inside the test VM
 # (tests/vm/run), since the host's kernel cannot do quotas; in the VM,
 # refuse to go on unless / is the VM's throw-away overlay.

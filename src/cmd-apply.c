@@ -14,6 +14,7 @@
 #include <err.h>
 #include <errno.h>
 #include <getopt.h>
+#include <limits.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -55,7 +56,8 @@ static void help(void)
 		     "      --raise-only     never lower a limit (none counts as the highest)\n"
 		     "  -q, --quiet          print nothing but errors\n"
 		     "      --exit-changed   exit 4 when something was changed, 0 when not\n",
-		     "FILE is a JSON document ('-': stdin), as 'qfd dump' writes it:\n"
+		     "FILE is a strict JSON document (RFC 8259; '-': stdin; at most 2 GiB), as\n"
+		     "'qfd dump' writes it:\n"
 		     "  {\"filesystems\": [{\"path\": \"/srv\", \"user\": {\"enforce\": true,\n"
 		     "    \"grace\": {\"space\": \"7d\", \"files\": \"7d\"},\n"
 		     "    \"limits\": [{\"who\": \"alice\", \"space-hard\": \"10G\", \"files-hard\": null}]}}]}\n"
@@ -235,6 +237,42 @@ static int plan_type(struct applycmd *a, struct fsplan *fp, int type,
 	return 0;
 }
 
+/* "FILE: filesystems[I].path: 'PATH'": filesystem i's item in the document. */
+static void fs_item(const struct applycmd *a, size_t i, char *buf, size_t len)
+{
+	snprintf(buf, len, "%s: filesystems[%zu].path: '%s'", a->want.file, i,
+		 a->want.fs[i].path);
+}
+
+/*
+ * Open every filesystem before a quota is read, each named by its item,
+ * and refuse one named twice (the same path, or two paths on one mount:
+ * the same device): its limits would be planned twice against the same
+ * entries, and the second plan would undo the first.
+ */
+static int open_all(struct applycmd *a)
+{
+	char name[PATH_MAX + 128];
+	size_t i, j, nbad = 0;
+	int rc;
+
+	for (i = 0; i < a->want.nfs; i++) {
+		fs_item(a, i, name, sizeof(name));
+		rc = qfd_fs_open_named(a->want.fs[i].path, name, &a->plan[i].fs);
+		if (rc)
+			return qfd_fs_open_exit(rc);
+		for (j = 0; j < i; j++) {
+			if (a->plan[j].fs.dev != a->plan[i].fs.dev)
+				continue;
+			warnx("%s: the same filesystem as filesystems[%zu] ('%s'): name each filesystem once",
+			      name, j, a->want.fs[j].path);
+			nbad++;
+			break;
+		}
+	}
+	return nbad ? QFD_EXIT_USAGE : 0;
+}
+
 /* Open and read everything; returns 0 or an exit code (nothing written). */
 static int plan(struct applycmd *a)
 {
@@ -246,12 +284,12 @@ static int plan(struct applycmd *a)
 		errx(QFD_EXIT_FAILURE, "out of memory");
 	for (i = 0; i < a->want.nfs; i++)
 		a->plan[i].fs.fd = a->plan[i].mntfd = -1;
+	rc = open_all(a);
+	if (rc)
+		return rc;
 	for (i = 0; i < a->want.nfs; i++) {
 		struct fsplan *fp = &a->plan[i];
 
-		rc = qfd_fs_open(a->want.fs[i].path, &fp->fs);
-		if (rc)
-			return qfd_fs_open_exit(rc);
 		if (a->want.fs[i].dirs && qfd_dirs_plan(fp, &a->want.fs[i], &nbad))
 			errx(QFD_EXIT_FAILURE, "out of memory");
 		for (t = 0; t < QFD_NTYPES; t++) {

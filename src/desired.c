@@ -84,11 +84,15 @@ static bool want_type(struct parser *p, json_object *o, json_type t,
 	return false;
 }
 
-/* A whole number >= 0 from a JSON integer; false (reported) otherwise. */
-static bool get_uint(struct parser *p, json_object *o, uint64_t *v)
+/*
+ * A whole number >= 0 from a JSON integer; false otherwise, reported as
+ * "must be " what (what the field takes: "10G" is no id or duration).
+ */
+static bool get_uint(struct parser *p, json_object *o, uint64_t *v,
+		     const char *what)
 {
 	if (!json_object_is_type(o, json_type_int) || json_object_get_int64(o) < 0) {
-		bad(p, "must be a whole number of at least 0, or a string such as \"10G\"");
+		bad(p, "must be %s", what);
 		return false;
 	}
 	*v = json_object_get_uint64(o);
@@ -122,7 +126,9 @@ static bool get_limit(struct parser *p, json_object *o, int lim, uint64_t *v,
 			    "not a count (examples: 1000, 10k, 2.5m; null for no limit)");
 			return false;
 		}
-	} else if (!get_uint(p, o, v)) {
+	} else if (!get_uint(p, o, v, lim <= QFD_LIM_SPACE_HARD ?
+			     "a whole number of at least 0, or a string such as \"10G\"" :
+			     "a whole number of at least 0, or a string such as \"10k\"")) {
 		return false;
 	} else if (lim <= QFD_LIM_SPACE_HARD) {
 		if (*v > UINT64_MAX - QFD_LIMIT_UNIT) {
@@ -149,7 +155,7 @@ static bool get_duration(struct parser *p, json_object *o, uint64_t *v)
 			    json_object_get_string(o));
 			return false;
 		}
-	} else if (!get_uint(p, o, v)) {
+	} else if (!get_uint(p, o, v, "a whole number of seconds, or a string such as \"7d\"")) {
 		return false;
 	}
 	if (*v > QFD_GRACE_MAX) {
@@ -186,11 +192,10 @@ static void parse_grace(struct parser *p, json_object *o, struct qfd_want_type *
  */
 static bool get_deadline(struct parser *p, json_object *o, int64_t *v)
 {
-	uint64_t u;
+	bool whole = json_object_is_type(o, json_type_int);
+	uint64_t u = whole ? json_object_get_uint64(o) : 0;
 
-	if (!get_uint(p, o, &u))
-		return false;
-	if (!u || u > QFD_DEADLINE_MAX) {
+	if (!whole || json_object_get_int64(o) < 0 || !u || u > QFD_DEADLINE_MAX) {
 		bad(p, "must be a time in seconds since 1970 (UTC), from 1 to %lld",
 		    (long long)QFD_DEADLINE_MAX);
 		return false;
@@ -208,10 +213,11 @@ static bool get_who(struct parser *p, json_object *o, int type, char *who,
 	int rc;
 
 	if (json_object_is_type(o, json_type_int)) {
-		if (!get_uint(p, o, &v))
+		if (!get_uint(p, o, &v, "a name, \"#ID\" or a whole number of at least 0"))
 			return false;
 		snprintf(who, len, "#%llu", (unsigned long long)v);
-	} else if (want_type(p, o, json_type_string, "a name or an id")) {
+	} else if (want_type(p, o, json_type_string,
+			     "a name, \"#ID\" or a whole number of at least 0")) {
 		snprintf(who, len, "%s", json_object_get_string(o));
 	} else {
 		return false;
@@ -440,8 +446,22 @@ static int parse_dirs(struct parser *p, json_object *o, struct qfd_want_fs *f)
 	return 0;
 }
 
+/* A filesystem's path: 0, also when it was bad (reported), or -ENOMEM. */
+static int get_fs_path(struct parser *p, json_object *o, char **path)
+{
+	if (!want_type(p, o, json_type_string, "a path on the filesystem"))
+		return 0;
+	if (!json_object_get_string_len(o)) {
+		bad(p, "empty: name a path on the filesystem");
+		return 0;
+	}
+	*path = strdup(json_object_get_string(o));
+	return *path ? 0 : -ENOMEM;
+}
+
 static int parse_fs(struct parser *p, json_object *o, struct qfd_want_fs *f)
 {
+	bool named = false;
 	int rc = 0, i;
 
 	if (!want_type(p, o, json_type_object, "an object: {\"path\": ..., \"user\": ...}"))
@@ -453,9 +473,8 @@ static int parse_fs(struct parser *p, json_object *o, struct qfd_want_fs *f)
 			if (!strcmp(key, qfd_want_type_key[i]))
 				break;
 		if (!strcmp(key, "path")) {
-			if (want_type(p, val, json_type_string, "a path on the filesystem") &&
-			    !(f->path = strdup(json_object_get_string(val))))
-				rc = -ENOMEM;
+			named = true;
+			rc = get_fs_path(p, val, &f->path);
 		} else if (i < QFD_NTYPES) {
 			rc = parse_type(p, val, i, &f->t[i]);
 		} else if (!strcmp(key, "project-dirs")) {
@@ -467,7 +486,7 @@ static int parse_fs(struct parser *p, json_object *o, struct qfd_want_fs *f)
 		if (rc)
 			return rc;
 	}
-	if (!f->path)
+	if (!named)
 		bad(p, "no \"path\": name a path on the filesystem");
 	return 0;
 }
@@ -523,6 +542,11 @@ static int parse_doc(struct parser *p, json_object *doc, const char *path)
 	if (!want_type(p, fss, json_type_array, "an array"))
 		return 0;
 	len = json_object_array_length(fss);
+	/* as an empty batch is: a run that would do nothing is a mistake */
+	if (!len) {
+		bad(p, "empty: nothing to apply (name at least one filesystem)");
+		return 0;
+	}
 	if (path && len != 1) {
 		bad(p, "--path needs a document of one filesystem, not %zu", len);
 		return 0;

@@ -4,19 +4,27 @@
  *
  * Why yajl and not json-c's own tokener: json_tokener_parse_ex() can be
  * fed in pieces, but it hands back nothing until the outermost value is
- * complete, so a document of 100,000 limits is one tree of 100,000
- * objects (MEASURED_TREE) before the first item can be checked.  yajl
- * (libyajl-dev 2.1.0 in Debian 12) only tokenizes and calls back per
- * token, keeping nothing but its nesting state and a partial token; here
- * the small parts of a document are still built as json-c trees, so the
- * code that checks them stays the same, and only the items of the arrays
- * the caller streams are handed over one at a time and freed.
+ * complete, and nothing of the tree can be freed before that, so a
+ * document of 100,000 limits was one tree of 100,000 objects, about
+ * 1.5 KiB each, before the first item could be checked: apply --check of
+ * such a document (10.9 MB) peaked at 151 MiB RSS.  yajl (libyajl-dev
+ * 2.1.0 in Debian 12) only tokenizes and calls back per token, keeping
+ * nothing but its nesting state and a partial token; here the small parts
+ * of a document are still built as json-c trees, so the code that checks
+ * them stays the same, and only the items of the arrays the caller
+ * streams are handed over one at a time and freed.  The same document now
+ * peaks at 16.4 MiB, of which 13 are the plan's requests (112 bytes an id,
+ * as set --batch keeps them); the reader itself stays at 3.1 MiB for
+ * 1,000 or 1,000,000 items (bench/apply-rss.sh, bench/README).
  *
  * Strict RFC 8259: yajl's defaults already refuse comments (allow_comments
- * stays off), trailing commas, single quotes, TRUE, NaN, 010, raw control
- * characters in strings and anything after the document; only
- * dont_validate_strings is set, because names are bytes as passwd has them
- * and a dump must read back.
+ * stays off, as do allow_trailing_garbage, allow_multiple_values and
+ * allow_partial_values), trailing commas, single quotes, TRUE, NaN, 010
+ * and raw control characters in strings.  Two holes are closed here: yajl
+ * takes a form feed or vertical tab as a blank, and lets an unfinished
+ * token after the document pass ('{} "abc').  Only dont_validate_strings
+ * is set, because names are bytes as passwd has them and a dump must read
+ * back.
  */
 #include <errno.h>
 #include <math.h>
@@ -53,6 +61,10 @@ struct qfd_jr {
 	size_t place_n;		/* levels that name the item being handed over */
 	int rc;			/* sticky: why the reading stopped */
 	bool begun;		/* something other than blanks was fed */
+	bool in_str, esc;	/* prescan(): in a string, after a backslash */
+	size_t tok;		/* prescan(): bytes of the current token */
+	bool done;		/* the document's value is complete */
+	size_t done_at;		/* where in the piece it was completed */
 	char err[512];
 	/* the piece being fed, and how much of it line and col count */
 	const char *piece;
@@ -174,6 +186,16 @@ static void next(struct qfd_jr *jr)
 }
 
 /*
+ * The document's value is whole.  yajl says "trailing garbage" only for a
+ * whole token after it: '{} "abc' would pass, so feed() checks the rest.
+ */
+static void complete(struct qfd_jr *jr)
+{
+	jr->done = true;
+	jr->done_at = jr->piece ? yajl_get_bytes_consumed(jr->h) : 0;
+}
+
+/*
  * Put v (NULL is JSON's null) where the deepest level reads a value; v is
  * given away even on failure.  A container goes in when it starts, so the
  * levels under it fill it in place: the tree owns it, the level borrows it.
@@ -184,6 +206,8 @@ static int attach(struct qfd_jr *jr, json_object *v, bool container)
 
 	if (!jr->depth) {
 		jr->doc = v;
+		if (!container)
+			complete(jr);
 		return 1;
 	}
 	l = &jr->lv[jr->depth - 1];
@@ -299,6 +323,8 @@ static int pop(struct qfd_jr *jr)
 	l->obj = NULL;
 	jr->depth--;
 	next(jr);
+	if (!jr->depth)
+		complete(jr);
 	return rc;
 }
 
@@ -469,37 +495,119 @@ static int stopped(struct qfd_jr *jr)
 	return jr->rc;
 }
 
-/* Whether s[0..len) (no NUL) holds more than JSON's blanks (RFC 8259's ws). */
-static bool begins(const char *s, size_t len)
+/* How many of s[0..len) lead as JSON's blanks (RFC 8259's ws). */
+static size_t blanks(const char *s, size_t len)
 {
-	for (; len; s++, len--)
-		if (*s != ' ' && *s != '\t' && *s != '\n' && *s != '\r')
-			return true;
-	return false;
+	size_t i;
+
+	for (i = 0; i < len; i++)
+		if (s[i] != ' ' && s[i] != '\t' && s[i] != '\n' && s[i] != '\r')
+			break;
+	return i;
+}
+
+/*
+ * A byte that no JSON text holds anywhere: raw control characters are not
+ * allowed in strings, and yajl stops at a NUL saying only "invalid char",
+ * but takes a form feed or vertical tab as a blank, which RFC 8259 does not.
+ */
+static const char *never(char c)
+{
+	return c == '\0' ? "not valid JSON: a NUL byte" :
+	       c == '\f' ? "not valid JSON: a form feed (blanks are space, tab, CR, LF)" :
+	       c == '\v' ? "not valid JSON: a vertical tab (blanks are space, tab, CR, LF)" :
+			   NULL;
+}
+
+/*
+ * One more byte of the token that c is in, or 0 when c ends one or is
+ * none: strings (up to their closing quote, escapes and all) and runs
+ * of anything else but blanks and structural characters.  Good enough for
+ * a limit: on a text that is not JSON yajl stops first.
+ */
+static size_t token_byte(struct qfd_jr *jr, char c)
+{
+	if (jr->in_str) {
+		if (jr->esc)
+			jr->esc = false;
+		else if (c == '\\')
+			jr->esc = true;
+		else if (c == '"')
+			jr->in_str = false;
+		return jr->in_str;
+	}
+	if (c == '"') {
+		jr->in_str = true;
+		return 0;
+	}
+	return !strchr(" \t\r\n{}[],:", c);
+}
+
+/*
+ * The first byte of s[0..len) that is wrong before yajl sees it, or NULL:
+ * a byte never in JSON, or one that makes a token longer than any field
+ * takes, which yajl would keep whole, however long, until it ends.
+ */
+static const char *prescan(struct qfd_jr *jr, const char *s, size_t len,
+			   const char **what)
+{
+	for (; len; s++, len--) {
+		*what = never(*s);
+		if (*what)
+			return s;
+		jr->tok = token_byte(jr, *s) ? jr->tok + 1 : 0;
+		if (jr->tok > QFD_JR_MAX_TOKEN) {
+			*what = "longer than 64 KiB, more than any field takes";
+			return s;
+		}
+	}
+	return NULL;
+}
+
+/* After the document, s[0..len) of the piece fed must be blanks. */
+static int only_blanks_after(struct qfd_jr *jr, const char *s, size_t len)
+{
+	size_t i = blanks(s, len);
+
+	if (i == len)
+		return 0;
+	advance(jr, s, i + 1);
+	snprintf(jr->err, sizeof(jr->err), "not valid JSON: something follows the document");
+	jr->rc = -EINVAL;
+	return jr->rc;
 }
 
 int qfd_jr_feed(struct qfd_jr *jr, const char *buf, size_t len)
 {
-	const char *nul;
+	const char *bad, *what;
+	bool was_done = jr->done;
 	yajl_status st;
-	size_t n;
+	size_t n, from;
 
 	if (jr->rc)
 		return jr->rc;
-	/* yajl stops at a NUL byte, saying only "invalid char" */
-	nul = memchr(buf, '\0', len);
-	n = nul ? (size_t)(nul - buf) : len;
-	jr->begun = jr->begun || nul || begins(buf, n);
+	bad = prescan(jr, buf, len, &what);
+	n = bad ? (size_t)(bad - buf) : len;
+	jr->begun = jr->begun || bad || blanks(buf, n) < n;
 	jr->piece = buf;
 	jr->counted = 0;
 	st = yajl_parse(jr->h, (const unsigned char *)buf, n);
+	if (st == yajl_status_ok && jr->done) {
+		/* yajl may have taken the start of a token after it, unsaid */
+		from = was_done ? 0 : jr->done_at;
+		advance(jr, buf + jr->counted, from - jr->counted);
+		jr->counted = from;
+		if (only_blanks_after(jr, buf + from, n - from)) {
+			jr->piece = NULL;
+			return jr->rc;
+		}
+	}
 	if (st == yajl_status_ok) {
 		advance(jr, buf + jr->counted, n - jr->counted);
 		jr->piece = NULL;
-		if (!nul)
+		if (!bad)
 			return 0;
-		snprintf(jr->err, sizeof(jr->err), "not valid JSON: a NUL byte");
-		jr->rc = -EINVAL;
+		fail(jr, "%s", what);
 		return jr->rc;
 	}
 	sync_place(jr);

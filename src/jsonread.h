@@ -9,7 +9,9 @@
  * key that appears twice in one object (json-c would keep the last one
  * silently), a string or key that holds a NUL character ("\u0000": C
  * strings end there), an empty document and nesting deeper than
- * QFD_JR_MAX_DEPTH are errors, as is anything that follows the document.
+ * QFD_JR_MAX_DEPTH are errors, as is anything that follows the document
+ * and a string or number longer than QFD_JR_MAX_TOKEN, which would be kept
+ * whole, however long, until it ends.
  */
 #ifndef QFD_JSONREAD_H
 #define QFD_JSONREAD_H
@@ -19,6 +21,8 @@
 #include <json.h>
 
 #define QFD_JR_MAX_DEPTH	32
+/* The longest string or number (in bytes as written): 64 KiB */
+#define QFD_JR_MAX_TOKEN	65536
 
 struct qfd_jr;
 
@@ -50,8 +54,9 @@ int qfd_jr_finish(struct qfd_jr *jr, json_object **doc);
 
 /*
  * After -EINVAL: what is wrong ("PLACE: what" when it is inside a value),
- * and where reading stopped: line and column, from 1, just past the token
- * at fault (yajl reports where it is, not where the token began).
+ * and where: line and column, from 1, of the token at fault or just past
+ * it (yajl gives where it stopped, which for a token cut between two
+ * pieces may be the start of the second).
  */
 const char *qfd_jr_error(const struct qfd_jr *jr, size_t *line, size_t *col);
 

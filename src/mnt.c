@@ -137,7 +137,9 @@ static void open_err(char *msg, size_t len, const char *fmt, ...)
 	va_end(ap);
 }
 
-static int fs_open(const char *path, struct qfd_fs *q, char *msg, size_t len)
+/* name: what messages call path */
+static int fs_open(const char *path, const char *name, struct qfd_fs *q,
+		   char *msg, size_t len)
 {
 	struct libmnt_table *tb = mountinfo();
 	struct libmnt_fs *fs;
@@ -150,7 +152,7 @@ static int fs_open(const char *path, struct qfd_fs *q, char *msg, size_t len)
 	fd = open(path, O_PATH | O_CLOEXEC);
 	if (fd < 0 || fstat(fd, &st)) {
 		rc = -errno;
-		open_err(msg, len, "%s: %s", path, strerror(-rc));
+		open_err(msg, len, "%s: %s", name, strerror(-rc));
 		goto fail;
 	}
 	if (!tb) {
@@ -167,7 +169,7 @@ static int fs_open(const char *path, struct qfd_fs *q, char *msg, size_t len)
 	if (!fs) {
 		rc = -ENOENT;
 		open_err(msg, len, "%s: no mount holds this path in /proc/self/mountinfo",
-			 path);
+			 name);
 		goto fail;
 	}
 
@@ -186,7 +188,7 @@ static int fs_open(const char *path, struct qfd_fs *q, char *msg, size_t len)
 	rc = fill(q, fs, fd, st.st_dev);
 	fd = -1;
 	if (rc) {
-		open_err(msg, len, "%s: %s", path, strerror(-rc));
+		open_err(msg, len, "%s: %s", name, strerror(-rc));
 		qfd_fs_close(q);
 	}
 fail:
@@ -198,7 +200,12 @@ fail:
 
 int qfd_fs_open(const char *path, struct qfd_fs *q)
 {
-	return fs_open(path, q, NULL, 0);
+	return fs_open(path, path, q, NULL, 0);
+}
+
+int qfd_fs_open_named(const char *path, const char *name, struct qfd_fs *q)
+{
+	return fs_open(path, name, q, NULL, 0);
 }
 
 int qfd_fs_open_exit(int rc)
@@ -272,9 +279,10 @@ int qfd_fs_open_list(char **paths, int npaths, bool all,
 			    seen(v, n, mnt_fs_get_devno(fs)))
 				continue;
 			/* a mount we cannot open is not ours to report */
-			if (fs_open(mnt_fs_get_target(fs), &q, skip, sizeof(skip)))
+			if (fs_open(mnt_fs_get_target(fs), mnt_fs_get_target(fs), &q,
+				    skip, sizeof(skip)))
 				continue;
-		} else if ((rc = fs_open(paths[i], &q, msg, len))) {
+		} else if ((rc = fs_open(paths[i], paths[i], &q, msg, len))) {
 			qfd_fs_free_list(v, n);
 			return qfd_fs_open_exit(rc);
 		}

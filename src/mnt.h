@@ -25,6 +25,8 @@ struct qfd_fs {
  * path and returns -errno.
  */
 int qfd_fs_open(const char *path, struct qfd_fs *fs);
+/* The same, with messages naming name ("doc.json: filesystems[1].path: ..."). */
+int qfd_fs_open_named(const char *path, const char *name, struct qfd_fs *fs);
 /*
  * The exit status for a failed qfd_fs_open(): 1 when the system refused
  * (permission denied on the path), 2 for a path that is wrong.

@@ -31,7 +31,11 @@ refused() {
 	item '{"who": "root", "space-hard": "2X"}'
 	refused "filesystems[0].user.limits[0].space-hard: '2X': not a size (examples: 500M, 1.5G, 2TiB; null for no limit)"
 	item '{"who": "root", "files-soft": -1}'
-	refused 'filesystems[0].user.limits[0].files-soft: must be a whole number of at least 0, or a string such as "10G"'
+	refused 'filesystems[0].user.limits[0].files-soft: must be a whole number of at least 0, or a string such as "10k"'
+	item '{"who": "root", "space-soft": 1.5}'
+	refused 'filesystems[0].user.limits[0].space-soft: must be a whole number of at least 0, or a string such as "10G"'
+	item '{"who": -1}'
+	refused 'filesystems[0].user.limits[0].who: must be a name, "#ID" or a whole number of at least 0'
 	item '{"who": "root", "space-hrad": 1}'
 	refused 'filesystems[0].user.limits[0].space-hrad: unknown key: an item has "who", "space-soft", "space-hard", "files-soft", "files-hard", "space-grace-ends", "files-grace-ends"'
 	item '{"who": "qfd-no-such-user", "space-hard": 1}'
@@ -53,7 +57,7 @@ refused() {
 
 @test "apply: a grace time's end is seconds since 1970, not id 0's" {
 	item '{"who": "root", "space-grace-ends": "7d"}'
-	refused 'filesystems[0].user.limits[0].space-grace-ends: must be a whole number of at least 0, or a string such as "10G"'
+	refused 'filesystems[0].user.limits[0].space-grace-ends: must be a time in seconds since 1970 (UTC), from 1 to 549755813887'
 	item '{"who": "root", "files-grace-ends": 0}'
 	refused 'filesystems[0].user.limits[0].files-grace-ends: must be a time in seconds since 1970 (UTC), from 1 to 549755813887'
 	item '{"who": 0, "space-grace-ends": 1800000000}'
@@ -85,6 +89,10 @@ refused() {
 	refused 'filesystems[0].user.enforce: must be true or false'
 	echo '{"filesystems": [{"path": "/proc", "user": {"grace": {"space": "7x"}}}]}' >"$F"
 	refused "filesystems[0].user.grace.space: '7x': not a duration (examples: 90s, 15m, 12h, 7d, 2w, 1d12h)"
+	echo '{"filesystems": [{"path": "/proc", "user": {"grace": {"files": -60}}}]}' >"$F"
+	refused 'filesystems[0].user.grace.files: must be a whole number of seconds, or a string such as "7d"'
+	echo '{"filesystems": []}' >"$F"
+	refused 'filesystems: empty: nothing to apply (name at least one filesystem)'
 	echo '{"filesystems": [{"path": "/proc"}, {"path": "/proc"}]}' >"$F"
 	run "$QFD" apply --path /proc "$F"
 	[ "$status" -eq 2 ]
@@ -182,6 +190,16 @@ notjson() {
 	notjson '{"filesystems": [] "x": 1}'
 	notjson '{"filesystems": []} {"filesystems": []}'
 	notjson '[] []'
+	# yajl lets an unfinished token after the document pass
+	notjson '{"filesystems": [{"path": "/proc"}]} "abc'
+	notjson '{"filesystems": [{"path": "/proc"}]}
+tru'
+	# yajl takes these as blanks, RFC 8259 does not
+	notjson "$(printf '{"filesystems":\f[]}')"
+	notjson "$(printf '{"filesystems":\v[]}')"
+	# and --help says so
+	run "$QFD" apply --help
+	[[ $output == *"FILE is a strict JSON document (RFC 8259; '-': stdin; at most 2 GiB)"* ]]
 }
 
 @test "apply: an empty or truncated document names the file" {
@@ -251,4 +269,37 @@ refused_at() {
 	run timeout 120 sh -c '{ printf "{\"filesystems\": []"; tr "\\0" " " </dev/zero; } | "$QFD" apply -'
 	[ "$status" -eq 2 ]
 	[ "$output" = "qfd: stdin: larger than 2 GiB, the most apply reads: split the document (one per filesystem)" ]
+}
+
+@test "apply: a path that cannot be opened names the file and the item, exit 2" {
+	echo '{"filesystems": [{"path": ""}]}' >"$F"
+	refused 'filesystems[0].path: empty: name a path on the filesystem'
+	echo '{"filesystems": [{"path": "/proc"}, {"path": "/qfd-no-such-dir"}]}' >"$F"
+	refused "filesystems[1].path: '/qfd-no-such-dir': No such file or directory"
+	[[ $output != *quotactl* ]]
+}
+
+@test "apply: the same filesystem twice, by one path or two, is refused naming both items" {
+	echo '{"filesystems": [{"path": "/proc"}, {"path": "/proc"}]}' >"$F"
+	refused "filesystems[1].path: '/proc': the same filesystem as filesystems[0] ('/proc'): name each filesystem once"
+	echo '{"filesystems": [{"path": "/proc/self"}, {"path": "/sys"}, {"path": "/proc/1"}]}' >"$F"
+	refused "filesystems[2].path: '/proc/1': the same filesystem as filesystems[0] ('/proc/self'): name each filesystem once"
+	[[ $output != *quotactl* ]]
+}
+
+@test "apply: a string or number longer than 64 KiB is refused as it is read" {
+	# yajl would keep the whole of it (and json-c copy it): 2 GiB of one
+	# string would cost several GiB of memory before the 2 GiB limit
+	run timeout 60 sh -c '{ printf "{\"filesystems\": [{\"path\": \"/"; tr "\\0" a </dev/zero; } | "$QFD" apply -'
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: stdin:1:65564: filesystems[0].path: longer than 64 KiB, more than any field takes" ]
+	printf '{"filesystems": [{"path": "/proc", "user": {"limits": [{"who": 1%070000d}]}}]}' 0 >"$F"
+	run "$QFD" apply "$F"
+	[ "$status" -eq 2 ]
+	[ "$output" = "qfd: $F:1:65600: filesystems[0].user.limits[0].who: longer than 64 KiB, more than any field takes" ]
+	# 64 KiB itself is read (and found wrong for what it is)
+	printf '{"filesystems": [{"path": "/%065535d"}]}' 0 >"$F"
+	run "$QFD" apply "$F"
+	[ "$status" -eq 2 ]
+	[[ $output == *"File name too long" ]]
 }
