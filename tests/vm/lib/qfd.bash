@@ -827,7 +827,7 @@ t_bad_input() {
 	run --separate-stderr qfd get "$MNT" nosuchuser
 	assert_usage_error "qfd: unknown user 'nosuchuser'"
 	run --separate-stderr qfd report -o ID,NOSUCHCOL "$MNT"
-	assert_usage_error "qfd: unknown column 'NOSUCHCOL': 'qfd CMD -H' lists the columns"
+	assert_usage_error "qfd: unknown column 'NOSUCHCOL': 'qfd report -H' lists the columns"
 	run --separate-stderr qfd report --over sideways "$MNT"
 	assert_status 2
 	assert_stdout_empty
