@@ -497,13 +497,14 @@ static int check_thresholds(struct check *k)
 
 static int check_thresh_opt(struct check *k, int c, const char *arg)
 {
+	char shown[QFD_SHOWN_LEN];
 	int res = c == 'W' || c == 'C' ? RES_FILES : RES_SPACE;
 	struct thresh *t = c == 'w' || c == 'W' ? &k->warn[res] : &k->crit[res];
 
 	if (!parse_thresh(arg, res, t))
 		return -1;
 	return check_usage("-%c '%s': give a percentage of the limit (80%%) or %s",
-			   c, arg, res == RES_SPACE ? "a size (9G)" : "a number of files (9000)");
+			   c, qfd_shown(arg, shown), res == RES_SPACE ? "a size (9G)" : "a number of files (9000)");
 }
 
 /* Returns -1 to go on, or the exit code. */
@@ -521,7 +522,6 @@ static int check_options(struct check *k, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	int c, rc;
-
 	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS "ai:w:c:W:C:hV", opts, "i" };
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {

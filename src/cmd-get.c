@@ -77,7 +77,6 @@ int cmd_get(int argc, char **argv)
 	time_t now;
 	int c, t, err, rc = QFD_EXIT_OK;
 	char msg[256];
-
 	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "Nh", opts, NULL };
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {

@@ -338,6 +338,8 @@ static const struct option project_opts[] = {
 /* 0, or the exit status: help was printed or the action is unknown */
 static int parse_action(struct project_cmd *pc, const char *act, bool *done)
 {
+	char shown[QFD_SHOWN_LEN];
+
 	*done = true;
 	if (!strcmp(act, "-h") || !strcmp(act, "--help")) {
 		help();
@@ -350,19 +352,19 @@ static int parse_action(struct project_cmd *pc, const char *act, bool *done)
 	else if (!strcmp(act, "show"))
 		pc->w.act = ACT_SHOW;
 	else
-		QFD_USAGE_ERR("project", "unknown action '%s': set, clear or show", act);
+		QFD_USAGE_ERR("project", "unknown action '%s': set, clear or show",
+			      qfd_shown(act, shown));
 	*done = false;
 	return QFD_EXIT_OK;
 }
 
 static int parse_opts(struct project_cmd *pc, int argc, char **argv, bool *done)
 {
+	struct qfd_getopt g = { "rqbJno:Hh", project_opts, NULL };
 	int c;
 
 	*done = true;
 	optind = 0;
-	struct qfd_getopt g = { "rqbJno:Hh", project_opts, NULL };
-
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (c != 'r' && qfd_outopt(&pc->oo, c == OPT_RAW ? 'r' : c, optarg)) {
 			if (pc->w.act != ACT_SHOW)

@@ -154,8 +154,8 @@ static int report_options(struct report *r, int argc, char **argv)
 		{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 		{ NULL, 0, NULL, 0 }
 	};
+	char shown[QFD_SHOWN_LEN];
 	int c;
-
 	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "aANh", opts, NULL };
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
@@ -178,7 +178,7 @@ static int report_options(struct report *r, int argc, char **argv)
 				r->over = QFD_ST_HARD;
 			else
 				QFD_USAGE_ERR("report", "--over takes 'soft' or 'hard', not '%s'",
-					      optarg);
+					      qfd_shown(optarg, shown));
 			break;
 		case OPT_TEXTFILE:
 			if (!*optarg)

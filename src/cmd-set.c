@@ -194,8 +194,8 @@ static int parse_opts(struct setcmd *s, int argc, char **argv)
 	};
 	unsigned int types = 0;
 	uint64_t *dur;
+	char shown[QFD_SHOWN_LEN];
 	int c, i, rc, dir;
-
 	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS "nqbh", opts, NULL };
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
@@ -209,7 +209,8 @@ static int parse_opts(struct setcmd *s, int argc, char **argv)
 			i = c - OPT_BSOFT;
 			rc = qfd_parse_limit_rel(i, optarg, &s->want[i], &dir);
 			if (rc)
-				QFD_USAGE_ERR("set", "%s '%s': %s", lim_opt[i], optarg,
+				QFD_USAGE_ERR("set", "%s '%s': %s", lim_opt[i],
+					      qfd_shown(optarg, shown),
 					      qfd_limit_strerror(i, rc));
 			s->want_mask |= 1u << i;
 			s->want_up = (s->want_up & ~(1u << i)) | (dir > 0 ? 1u << i : 0);
@@ -234,7 +235,7 @@ static int parse_opts(struct setcmd *s, int argc, char **argv)
 			if (rc)
 				QFD_USAGE_ERR("set", "%s '%s': %s", c == OPT_GRACE_TIME ?
 					      "--grace-time" : i ? "--grace-files" :
-					      "--grace-space", optarg,
+					      "--grace-space", qfd_shown(optarg, shown),
 					      rc == -ERANGE ? "too long: the kernel keeps at most 4294967295 seconds (about 136 years)" :
 					      "not a duration (examples: 90s, 15m, 12h, 7d, 2w, 1d12h)");
 			if (c == OPT_GRACE_TIME)

@@ -91,7 +91,6 @@ int cmd_state(int argc, char **argv)
 	bool all = false;
 	size_t nfs, i;
 	int c, t, err, rc;
-
 	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "ah", opts, NULL };
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {

@@ -306,7 +306,6 @@ static int watch_options(struct watch *w, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
-
 	struct qfd_getopt g = { "JNh", opts, NULL };
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {

@@ -636,14 +636,15 @@ size_t qfd_utf8_decode(const unsigned char *s, uint32_t *cp)
 	return n;
 }
 
-char *qfd_shown(const char *s, char *buf)
+char *qfd_shown_n(const char *s, size_t len, char *buf)
 {
 	static const char hex[] = "0123456789abcdef";
 	const unsigned char *p = (const unsigned char *)s;
+	const unsigned char *end = p + strnlen(s, len);
 	size_t o = 0, n;
 	uint32_t cp;
 
-	while (*p && p - (const unsigned char *)s < QFD_SHOWN_MAX) {
+	while (p < end && p - (const unsigned char *)s < QFD_SHOWN_MAX) {
 		/* C1 controls (U+0080 to U+009F) act on terminals too */
 		if (*p < 0x80)
 			n = *p >= 0x20 && *p != 0x7f && *p != '\\';
@@ -661,12 +662,17 @@ char *qfd_shown(const char *s, char *buf)
 		buf[o++] = hex[*p & 0xf];
 		p++;
 	}
-	if (*p) {
+	if (p < end) {
 		memcpy(buf + o, "...", 3);
 		o += 3;
 	}
 	buf[o] = '\0';
 	return buf;
+}
+
+char *qfd_shown(const char *s, char *buf)
+{
+	return qfd_shown_n(s, SIZE_MAX, buf);
 }
 
 const char *qfd_id_strerror(int type, const char *rawwho, int rc, char *buf,

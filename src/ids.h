@@ -44,6 +44,8 @@ size_t qfd_utf8_decode(const unsigned char *s, uint32_t *cp);
 #define QFD_SHOWN_MAX	40
 #define QFD_SHOWN_LEN	((QFD_SHOWN_MAX + 3) * 4 + 4)
 char *qfd_shown(const char *s, char *buf);
+/* The same for the first len bytes of s (a column in a list). */
+char *qfd_shown_n(const char *s, size_t len, char *buf);
 
 /* The name of id, or NULL when it has none; valid until qfd_ids_free(). */
 const char *qfd_id_name(int type, uint32_t id);

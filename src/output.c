@@ -266,6 +266,7 @@ static int find_col(const struct qfd_col *cols, size_t ncols, const char *name,
 static int choose_columns(struct qfd_out *out)
 {
 	const char *list = out->o.columns, *p;
+	char shown[QFD_SHOWN_LEN];
 	size_t i;
 
 	out->nshown = 0;
@@ -285,12 +286,12 @@ static int choose_columns(struct qfd_out *out)
 		int c = find_col(out->cols, out->ncols, p, len);
 
 		if (c < 0) {
-			warnx("unknown column '%.*s': 'qfd %s -H' lists the columns",
-			      (int)len, p, out->o.cmd);
+			warnx("unknown column '%s': 'qfd %s -H' lists the columns",
+			      qfd_shown_n(p, len, shown), out->o.cmd);
 			return -EINVAL;
 		}
 		if (out->nshown == MAX_COLS) {
-			warnx("too many columns in '%s'", list);
+			warnx("too many columns in '%s'", qfd_shown(list, shown));
 			return -EINVAL;
 		}
 		out->shown[out->nshown++] = (size_t)c;
@@ -299,7 +300,7 @@ static int choose_columns(struct qfd_out *out)
 			p++;
 	}
 	if (!out->nshown) {
-		warnx("no columns in '%s'", out->o.columns);
+		warnx("no columns in '%s'", qfd_shown(out->o.columns, shown));
 		return -EINVAL;
 	}
 	return 0;
@@ -358,6 +359,7 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 			    size_t ncols, const struct qfd_outopts *o)
 {
 	struct qfd_out *out = calloc(1, sizeof(*out));
+	char shown[QFD_SHOWN_LEN];
 
 	if (!out) {
 		warnx("out of memory");
@@ -383,7 +385,7 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 		out->sortcol = find_col(cols, ncols, o->sort, strlen(o->sort));
 		if (out->sortcol < 0) {
 			warnx("unknown column '%s' for --sort: 'qfd %s -H' lists the columns",
-			      o->sort, o->cmd);
+			      qfd_shown(o->sort, shown), o->cmd);
 			free(out);
 			return NULL;
 		}

@@ -113,6 +113,7 @@ int main(int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
+	char shown[QFD_SHOWN_LEN];
 	const struct qfd_cmd *cmd;
 	int c, rc;
 
@@ -146,7 +147,7 @@ int main(int argc, char **argv)
 	}
 	cmd = qfd_find_cmd(argv[optind]);
 	if (!cmd) {
-		warnx("unknown command '%s'", argv[optind]);
+		warnx("unknown command '%s'", qfd_shown(argv[optind], shown));
 		qfd_usage_hint(NULL);
 		return QFD_EXIT_USAGE;
 	}

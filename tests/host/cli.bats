@@ -111,6 +111,25 @@ COMMANDS="get set report state project on off sync check watch"
 	[ "${stderr_lines[0]}" = "qfd: $BATS_TEST_TMPDIR/esc.txt:1: space soft limit '\x1b[31m1M': not a size (examples: 0, 500M, 1.5G, 2TiB)" ]
 }
 
+# Values from a command line a script built: the same escaping as names.
+@test "command-line values in error lines are escaped and cut as names are" {
+	e=$'\e[2J'
+	for c in "report -o ID,${e}x /proc:unknown column '\x1b[2Jx': 'qfd report -H' lists the columns" \
+		"${e}:unknown command '\x1b[2J'" \
+		"project ${e}:unknown action '\x1b[2J': set, clear or show" \
+		"report --over ${e} /proc:--over takes 'soft' or 'hard', not '\x1b[2J'" \
+		"set --bsoft 1${e} /proc root:--bsoft '1\x1b[2J': not a size (examples: 0, 500M, 1.5G, 2TiB)"; do
+		# shellcheck disable=SC2086 # the words of a command line
+		run --separate-stderr "$QFD" ${c%%:*}
+		[ "$status" -eq 2 ] || { echo "${c%%:*}: $status"; false; }
+		[ "${stderr_lines[0]}" = "qfd: ${c#*:}" ]
+	done
+	run --separate-stderr "$QFD" check -w $'\x9b5' /proc
+	[ "$output" = "QUOTA UNKNOWN - -w '\x9b5': give a percentage of the limit (80%) or a size (9G)" ]
+	run --separate-stderr "$QFD" report --sort "$(printf '%50s' "" | tr ' ' s)" /proc
+	[ "${stderr_lines[0]}" = "qfd: unknown column '$(printf '%40s' "" | tr ' ' s)...' for --sort: 'qfd report -H' lists the columns" ]
+}
+
 @test "names: one too long never reaches NSS (no /etc/passwd opened)" {
 	command -v strace >/dev/null || skip "no strace"
 	long=$(printf "%$(getconf LOGIN_NAME_MAX)s" "" | tr ' ' a)
