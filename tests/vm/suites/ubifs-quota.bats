@@ -1395,6 +1395,44 @@ for i in sorted(w, key=int):
 	check_report
 }
 
+# Issue 33, defect 1 (chown/chgrp). The owner change moved the charges
+# (dquot_transfer()) before do_setattr() budgeted for the inode; when that
+# budget failed (ENOSPC: a full volume, an ordinary user's chgrp; injected
+# here by ubifs_qfail.ko's nospace_pid for the chgrp process alone), the
+# file kept its group but the new group was charged for it.
+@test "chown and chgrp refused for want of space leave the charges where the owner is" {
+	need_qfail
+	local ko=$QFD_UBIFS_QFAIL_KO par=/sys/module/ubifs_qfail/parameters
+	quota_fs
+	write_bytes "$MNT/c" 20480 qfdu2
+	# The new owner and group have entries already: the transfer writes
+	# no new one, so only the attribute change budgets
+	write_bytes "$MNT/other" 4096 qfdu1
+	chgrp qfdg1 "$MNT/other"
+	check_report
+	[[ -d $par ]] || insmod "$ko"
+	# The shell names its pid, then becomes chgrp (as qfdu2, a member of
+	# qfdg1) or chown (as root)
+	run sh -c "echo \$\$ >$par/nospace_pid && exec setpriv --reuid=2002 --regid=2002 --init-groups chgrp qfdg1 '$MNT/c'"
+	echo "chgrp: status $status: $output"
+	[ "$status" -ne 0 ]
+	run sh -c "echo \$\$ >$par/nospace_pid && exec chown qfdu1:qfdg1 '$MNT/c'"
+	echo "chown: status $status: $output"
+	[ "$status" -ne 0 ]
+	echo 0 >"$par/nospace_pid"
+	echo "faults made: $(<"$par/failed")"
+	[ "$(stat -c %U:%G "$MNT/c")" = qfdu2:qfdu2 ]
+	check_report
+	check_usage
+	# Without the fault they succeed and move the charges
+	as_user qfdu2 chgrp qfdg1 "$MNT/c"
+	chown qfdu1 "$MNT/c"
+	check_report
+	fs_remount uq
+	check_usage
+	check_report
+}
+
 @test "chown, chgrp, xattrs, links, rename over and open unlinked files" {
 	quota_fs
 	write_bytes "$MNT/c" 40960 qfdu1
