@@ -1,27 +1,58 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
  * ubifs_qfail: test helper of qfd's UBIFS quota suite
- * (tests/vm/suites/ubifs-quota.bats). While the module parameter "fail"
- * is non-zero, every ubifs_quota_write() (the ->quota_write() of the
- * patched UBIFS, kernel/ubifs/patches) returns -EIO to the quota core, as
- * a write that the flash refused would. The write itself still runs (a
- * kretprobe can only change the return value), so nothing but the error
- * differs. Debian's kernel has no fault injection framework
- * (CONFIG_FAULT_INJECTION and CONFIG_FUNCTION_ERROR_INJECTION are off),
- * but it has kprobes.
+ * (tests/vm/suites/ubifs-quota.bats). Debian's kernel has no fault
+ * injection framework (CONFIG_FAULT_INJECTION and
+ * CONFIG_FUNCTION_ERROR_INJECTION are off), but it has kprobes. Faults,
+ * each switched by a module parameter (0 = off):
+ *
+ *   fail         every ubifs_quota_write() (the ->quota_write() of the
+ *                patched UBIFS, kernel/ubifs/patches) returns -EIO to the
+ *                quota core, as a write that the flash refused would. The
+ *                write itself still runs (a kretprobe can only change the
+ *                return value), so nothing but the error differs.
+ *   damage=N     every ubifs_quota_read() of the root block of a quota
+ *                tree (file offset 1024, 1 KiB) sees its reference N
+ *                (1-255, the ids N << 24 to (N << 24) + 0xFFFFFF) point
+ *                far beyond the end of the file, as a torn or rotten block
+ *                would: the quota core answers -EUCLEAN for any id there.
+ *                Only the copy handed to the quota core is changed.
+ *   nospace_pid  ubifs_budget_space() called by this process (thread group
+ *                id) returns -ENOSPC without running, as on a full flash.
+ *   rename_pid   ubifs_jnl_rename() called by this process returns -EIO
+ *                without running, as when the journal cannot be written.
+ *
+ * The last two skip the function: the kprobe's pre-handler points the
+ * saved instruction pointer at qfail_enospc()/qfail_eio(), which return
+ * the error to the caller with the caller's stack untouched (the probe is
+ * at the entry, before the function has pushed anything).
  *
  *   insmod ubifs_qfail.ko      # after ubifs is loaded
  *   echo 1 >/sys/module/ubifs_qfail/parameters/fail
- *   cat /sys/module/ubifs_qfail/parameters/failed   # writes failed so far
+ *   cat /sys/module/ubifs_qfail/parameters/failed   # faults made so far
  */
 #include <linux/module.h>
 #include <linux/kprobes.h>
 #include <linux/ptrace.h>
 #include <linux/atomic.h>
+#include <linux/sched.h>
+#include <linux/string.h>
 
 static int fail;
 module_param(fail, int, 0644);
 MODULE_PARM_DESC(fail, "make ubifs_quota_write() return -EIO while non-zero");
+
+static int damage;
+module_param(damage, int, 0644);
+MODULE_PARM_DESC(damage, "reference of the quota tree root seen out of range (1-255)");
+
+static int nospace_pid;
+module_param(nospace_pid, int, 0644);
+MODULE_PARM_DESC(nospace_pid, "ubifs_budget_space() of this process fails with -ENOSPC");
+
+static int rename_pid;
+module_param(rename_pid, int, 0644);
+MODULE_PARM_DESC(rename_pid, "ubifs_jnl_rename() of this process fails with -EIO");
 
 static atomic_t failed = ATOMIC_INIT(0);
 static int get_failed(char *buf, const struct kernel_param *kp)
@@ -31,7 +62,7 @@ static int get_failed(char *buf, const struct kernel_param *kp)
 
 static const struct kernel_param_ops failed_ops = { .get = get_failed };
 module_param_cb(failed, &failed_ops, NULL, 0444);
-MODULE_PARM_DESC(failed, "how many quota writes were made to fail");
+MODULE_PARM_DESC(failed, "how many faults were made");
 
 static int qfail_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
 {
@@ -48,17 +79,123 @@ static struct kretprobe qfail_probe = {
 	.maxactive = 16,
 };
 
+/* ubifs_quota_read(sb, type, data, len, off): where the data went */
+struct qread {
+	char *data;
+	loff_t off;
+};
+
+#define QT_ROOT_OFF 1024
+#define QT_BLOCK 1024
+
+static int qread_entry(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct qread *q = (struct qread *)ri->data;
+
+	q->data = (char *)regs_get_kernel_argument(regs, 2);
+	q->off = (loff_t)regs_get_kernel_argument(regs, 4);
+	return 0;
+}
+
+static int qread_ret(struct kretprobe_instance *ri, struct pt_regs *regs)
+{
+	struct qread *q = (struct qread *)ri->data;
+	__le32 beyond = cpu_to_le32(0xFFFFFFF0);
+	int n = READ_ONCE(damage);
+
+	if (n <= 0 || n >= QT_BLOCK / 4 || q->off != QT_ROOT_OFF ||
+	    (long)regs_return_value(regs) < QT_BLOCK)
+		return 0;
+	memcpy(q->data + 4 * n, &beyond, sizeof(beyond));
+	atomic_inc(&failed);
+	return 0;
+}
+
+static struct kretprobe qread_probe = {
+	.kp.symbol_name = "ubifs_quota_read",
+	.entry_handler = qread_entry,
+	.handler = qread_ret,
+	.data_size = sizeof(struct qread),
+	.maxactive = 16,
+};
+
+/* Where a skipped function "returns" from: straight to its caller */
+static noinline int qfail_enospc(void)
+{
+	return -ENOSPC;
+}
+
+static noinline int qfail_eio(void)
+{
+	return -EIO;
+}
+
+static int skip_if(int pid, struct pt_regs *regs, int (*ret)(void))
+{
+	if (!pid || task_tgid_nr(current) != pid)
+		return 0;
+	atomic_inc(&failed);
+	instruction_pointer_set(regs, (unsigned long)ret);
+	/* Non-zero: the instruction pointer was changed, do not single-step */
+	return 1;
+}
+
+static int budget_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return skip_if(READ_ONCE(nospace_pid), regs, qfail_enospc);
+}
+
+static int rename_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return skip_if(READ_ONCE(rename_pid), regs, qfail_eio);
+}
+
+static struct kprobe budget_probe = {
+	.symbol_name = "ubifs_budget_space",
+	.pre_handler = budget_pre,
+};
+
+static struct kprobe rename_probe = {
+	.symbol_name = "ubifs_jnl_rename",
+	.pre_handler = rename_pre,
+};
+
 static int __init qfail_init(void)
 {
-	return register_kretprobe(&qfail_probe);
+	int err;
+
+	err = register_kretprobe(&qfail_probe);
+	if (err)
+		return err;
+	err = register_kretprobe(&qread_probe);
+	if (err)
+		goto out_write;
+	err = register_kprobe(&budget_probe);
+	if (err)
+		goto out_read;
+	err = register_kprobe(&rename_probe);
+	if (err)
+		goto out_budget;
+	return 0;
+
+out_budget:
+	unregister_kprobe(&budget_probe);
+out_read:
+	unregister_kretprobe(&qread_probe);
+out_write:
+	unregister_kretprobe(&qfail_probe);
+	return err;
 }
 
 static void __exit qfail_exit(void)
 {
+	unregister_kprobe(&rename_probe);
+	unregister_kprobe(&budget_probe);
+	unregister_kretprobe(&qread_probe);
 	unregister_kretprobe(&qfail_probe);
 }
 
 module_init(qfail_init);
 module_exit(qfail_exit);
-MODULE_DESCRIPTION("qfd test helper: make UBIFS quota file writes fail");
+MODULE_DESCRIPTION("qfd test helper: make UBIFS quota and journal calls fail");
 MODULE_LICENSE("GPL");
