@@ -6,6 +6,7 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/utsname.h>
 
 #include "cmds.h"
 #include "mnt.h"
@@ -129,6 +130,29 @@ int qfd_fs_types(struct qfd_fs *fs, unsigned int asked, unsigned int *types,
 	return 0;
 }
 
+/*
+ * tmpfs has quota operations only when mounted with them, and the kernel
+ * takes the options only when built with CONFIG_TMPFS_QUOTA: ask it which.
+ */
+static void tmpfs_enosys(char *buf, size_t len, const char *m)
+{
+	struct utsname u;
+
+	switch (qf_tmpfs_quota_support()) {
+	case 1:
+		snprintf(buf, len, "%s: quotas are off: tmpfs was mounted without usrquota or grpquota; unmount it and mount it with -o usrquota (a remount cannot add them)",
+			 m);
+		break;
+	case 0:
+		snprintf(buf, len, "%s: no quotas on tmpfs: this kernel (%s) was built without tmpfs quota support (CONFIG_TMPFS_QUOTA, Linux 6.6 or later)",
+			 m, uname(&u) ? "?" : u.release);
+		break;
+	default:
+		snprintf(buf, len, "%s: quotas are off: tmpfs keeps them only when mounted with usrquota or grpquota, on Linux 6.6 or later built with CONFIG_TMPFS_QUOTA",
+			 m);
+	}
+}
+
 void qfd_kerr_fmt(char *buf, size_t len, const struct qfd_fs *fs, int type,
 		  int rc, const char *op)
 {
@@ -166,9 +190,7 @@ void qfd_kerr_fmt(char *buf, size_t len, const struct qfd_fs *fs, int type,
 			snprintf(buf, len, "%s: quotas are off: XFS was mounted without uquota, gquota or pquota, which only a mount can turn on",
 					   m);
 		else if (!strcmp(fs->fstype, "tmpfs"))
-			/* tmpfs (shmem) has quota operations only when mounted with them */
-			snprintf(buf, len, "%s: quotas are off: tmpfs keeps them only when mounted with usrquota or grpquota, on Linux 6.6 or later built with CONFIG_TMPFS_QUOTA",
-				 m);
+			tmpfs_enosys(buf, len, m);
 		else if (!strncmp(fs->fstype, "ext", 3))
 			snprintf(buf, len, "%s: quotas are off: %s was made without the quota feature (tune2fs -O quota) and mounted without usrquota/grpquota",
 					   m, fs->fstype);

@@ -21,6 +21,7 @@
 #include <sys/syscall.h>
 #include <unistd.h>
 #include <linux/dqblk_xfs.h>
+#include <linux/mount.h>
 #include <linux/quota.h>
 
 #include "mnt.h"
@@ -402,6 +403,43 @@ int qf_sync(struct qfd_fs *fs, int type)
 	if (rc == -ENOSYS)
 		rc = qctl(fs, Q_XQUOTASYNC, type, 0, NULL);
 	return rc;
+}
+
+/*
+ * Whether this kernel's tmpfs takes the usrquota mount option: 1 yes, 0 no
+ * (built without CONFIG_TMPFS_QUOTA, or older than 6.6), -1 cannot tell
+ * (no privilege to open a filesystem context, no fsopen).  A context is
+ * opened and never mounted: nothing changes.  A refusal counts only when
+ * the context's log says the parameter is unknown; in a user namespace the
+ * kernel refuses tmpfs quotas for another reason.
+ */
+int qf_tmpfs_quota_support(void)
+{
+#if defined(SYS_fsopen) && defined(SYS_fsconfig)
+	char log[256];
+	ssize_t n;
+	int fd, rc;
+
+	fd = (int)syscall(SYS_fsopen, "tmpfs", FSOPEN_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	rc = (int)syscall(SYS_fsconfig, fd, FSCONFIG_SET_FLAG, "usrquota", NULL, 0);
+	if (!rc) {
+		close(fd);
+		return 1;
+	}
+	rc = -1;
+	/* one message per read(2), "e tmpfs: Unknown parameter 'usrquota'" */
+	while ((n = read(fd, log, sizeof(log) - 1)) > 0) {
+		log[n] = '\0';
+		if (strstr(log, "Unknown parameter"))
+			rc = 0;
+	}
+	close(fd);
+	return rc;
+#else
+	return -1;
+#endif
 }
 
 const char *qf_format_name(uint32_t format)

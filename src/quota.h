@@ -82,6 +82,7 @@ int qf_on(struct qfd_fs *fs, int type);
 int qf_off(struct qfd_fs *fs, int type);
 int qf_sync(struct qfd_fs *fs, int type);
 
+int qf_tmpfs_quota_support(void);
 const char *qf_format_name(uint32_t format);
 
 #endif
