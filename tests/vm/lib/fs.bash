@@ -413,6 +413,15 @@ kernel_at_least() {
 	((maj > $1 || (maj == $1 && ${min%%[!0-9]*} >= $2)))
 }
 
+# has_quotactl_fd: true if the running kernel is meant to have quotactl_fd:
+# 5.14 or newer, or one of the project's kernels (kernel/builds) that carry
+# the backport.  Not a probe of the system call: on a kernel meant to have
+# it, a call that answers ENOSYS must fail the tests that use it, not skip
+# them.
+has_quotactl_fd() {
+	kernel_at_least 5 14 || [[ ${QFD_VM_SERIES-} == *-qfd ]]
+}
+
 # ubifs_unpatched REASON: a test that needs the patched UBIFS module runs
 # on the stock one.  A skip for a person running one suite by hand; under
 # make check (tests/vm.test sets QFD_UBIFS_WANT_PATCHED=1) the series must

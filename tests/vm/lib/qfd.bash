@@ -905,7 +905,7 @@ t_dry_run() {
 # ---- debug trace
 
 t_debug_trace() {
-	kernel_at_least 5 14 || skip "kernel $(uname -r) has no quotactl_fd (see qfd-fallback.bats)"
+	has_quotactl_fd || skip "kernel $(uname -r) has no quotactl_fd (see qfd-fallback.bats)"
 	# (an id the filesystem has never charged is ENOENT on XFS)
 	touch_as 5114 5114 "$MNT/u5114"
 	run --separate-stderr qfd -d get "$MNT" 5114

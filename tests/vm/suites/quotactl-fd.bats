@@ -16,7 +16,7 @@ load ../lib/qfd
 
 setup_file() {
 	qfd_setup_common || return 0
-	if ! kernel_at_least 5 14 && [[ $QFD_VM_SERIES != *-qfd ]]; then
+	if ! has_quotactl_fd; then
 		qfd_skip_file "kernel $(uname -r) has no quotactl_fd (the fallback is qfd-fallback.bats)"
 		return 0
 	fi
