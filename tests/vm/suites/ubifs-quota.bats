@@ -1433,6 +1433,45 @@ for i in sorted(w, key=int):
 	check_report
 }
 
+# Issue 33, defect 1 (RENAME_WHITEOUT). The whiteout inode is charged to
+# the renaming user when it is made; when the rename then fails (the
+# journal write refused: ubifs_qfail.ko's rename_pid; or the whiteout's
+# budget), 6.1 dropped it with its link count still 1, and eviction gives
+# back only what a deleted or bad inode held: one inode stayed charged
+# until the next mount rebuilt usage. (6.12 sets the count to 0 there.)
+@test "a failed RENAME_WHITEOUT gives the whiteout's inode charge back" {
+	need_qfail
+	local ko=$QFD_UBIFS_QFAIL_KO par=/sys/module/ubifs_qfail/parameters
+	quota_fs
+	write_bytes "$MNT/w" 4096
+	check_report
+	[[ -d $par ]] || insmod "$ko"
+	# renameat2(RENAME_WHITEOUT) needs CAP_MKNOD: root renames
+	run "$PYTHON" -c '
+import ctypes, os, sys
+libc = ctypes.CDLL(None, use_errno=True)
+open(sys.argv[3], "w").write(str(os.getpid()))
+r = libc.renameat2(-100, sys.argv[1].encode(), -100, sys.argv[2].encode(), 4)
+print("renameat2: %d %s" % (r, os.strerror(ctypes.get_errno()) if r else "ok"))
+sys.exit(r != 0)' "$MNT/w" "$MNT/w2" "$par/rename_pid"
+	echo "$output"
+	echo 0 >"$par/rename_pid"
+	echo "faults made: $(<"$par/failed")"
+	[ "$status" -eq 1 ]
+	[ -f "$MNT/w" ]
+	check_report
+	check_usage
+	# Without the fault it succeeds and leaves a whiteout behind
+	"$PYTHON" -c '
+import ctypes, sys
+libc = ctypes.CDLL(None, use_errno=True)
+sys.exit(libc.renameat2(-100, sys.argv[1].encode(), -100, sys.argv[2].encode(), 4) != 0)' "$MNT/w" "$MNT/w2"
+	[ "$(stat -c %t:%T "$MNT/w")" = 0:0 ]
+	check_report
+	fs_remount uq
+	check_usage
+	check_report
+}
 @test "chown, chgrp, xattrs, links, rename over and open unlinked files" {
 	quota_fs
 	write_bytes "$MNT/c" 40960 qfdu1
