@@ -165,6 +165,12 @@ void qfd_kerr_fmt(char *buf, size_t len, const struct qfd_fs *fs, int type,
 					   m, t, fs->fstype);
 			break;
 		}
+		if (!strcmp(fs->fstype, "tmpfs")) {
+			/* tmpfs refuses quota options on remount */
+			snprintf(buf, len, "%s: %s quotas are off: tmpfs counts only the types it was mounted with; unmount it and mount it with -o %squota (a remount cannot add them)",
+				 m, t, type == QFD_USR ? "usr" : "grp");
+			break;
+		}
 		if (!strcmp(fs->fstype, "ubifs")) {
 			/* no feature to make: the mount options are all */
 			snprintf(buf, len, "%s: %s quotas are off: UBIFS was mounted without them, or could not load them (the kernel log says why); mount it with -o %squota",
@@ -212,6 +218,11 @@ void qfd_kerr_fmt(char *buf, size_t len, const struct qfd_fs *fs, int type,
 				   m, op, t);
 		break;
 	case EINVAL:
+		if (type == QFD_PRJ && !strcmp(fs->fstype, "tmpfs")) {
+			snprintf(buf, len, "%s: tmpfs has no project quotas, only user and group quotas",
+				 m);
+			break;
+		}
 		snprintf(buf, len, "%s: %s quotas are not supported by %s here, or it refused to %s them",
 				   m, t, fs->fstype, op);
 		break;

@@ -56,6 +56,16 @@ static int act_one(struct qfd_fs *fs, int type, enum action act, bool verbose,
 			return 0;
 		}
 	}
+	/*
+	 * A type that is not counted has no enforcement to switch off (the
+	 * kernel answers EEXIST), and tmpfs cannot start counting one after
+	 * the mount (EINVAL): say that the type is off, and why.
+	 */
+	if (act != ACT_SYNC && !rc && !st.accounting &&
+	    (act == ACT_OFF || !strcmp(fs->fstype, "tmpfs"))) {
+		qfd_kerr(fs, type, -ESRCH, act == ACT_ON ? "turn on" : "turn off");
+		return -ESRCH;
+	}
 	rc = mount_only(fs, act, said);
 	if (rc)
 		return rc;
