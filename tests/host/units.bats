@@ -72,3 +72,25 @@ setup() {
 	[ -L "$R/etc/systemd/system/srv-data.mount.wants/qfd-on@srv-data.service" ]
 	[ -L "$R/etc/systemd/system/srv-data.mount.wants/qfd-apply@srv-data.service" ]
 }
+
+@test "units: qfd-apply@tmp is bound to tmp.mount, started by it, and reads /etc/qfd/tmp.json" {
+	# without tmp.mount the instance has nothing to bind to
+	run systemd-analyze verify --man=no "$U/qfd-apply@tmp.service"
+	[ "$status" -ne 0 ]
+	[[ "$output" == *"Unit tmp.mount not found"* ]]
+	printf '%s\n' '[Mount]' What=tmpfs Where=/tmp Type=tmpfs \
+		Options=usrquota,usrquota_block_hardlimit=1G >"$U/tmp.mount"
+	run systemd-analyze verify --man=no "$U/qfd-apply@tmp.service"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	[ -z "$output" ]
+	R=$BATS_TEST_TMPDIR/root
+	mkdir -p "$R/etc/systemd/system" "$R/lib/systemd/system"
+	cp "$U"/qfd-apply@.service "$U/tmp.mount" "$R/lib/systemd/system/"
+	run systemctl --root="$R" enable qfd-apply@tmp.service
+	[ "$status" -eq 0 ]
+	[ -L "$R/etc/systemd/system/tmp.mount.wants/qfd-apply@tmp.service" ]
+	grep -qx 'After=%i.mount' "$U/qfd-apply@.service"
+	grep -qx 'ConditionPathExists=/etc/qfd/%i.json' "$U/qfd-apply@.service"
+	grep -qx 'ExecStart=.*/qfd apply --quiet --path %f /etc/qfd/%i.json' "$U/qfd-apply@.service"
+}

@@ -428,6 +428,40 @@ $m: group quotas synced"
 	umount "$m"
 }
 
+@test "tmpfs: qfd-apply@.service's own command, after a new mount, brings back the state dumped to its file" {
+	local m etc unit line inst f opts=size=16M,usrquota,grpquota
+	m=$(tmpfs_mount unit "$opts")
+	etc=$BATS_TEST_TMPDIR/etc
+	mkdir -p "$etc/qfd"
+	inst=$(systemd-escape --path "$m")
+	qfd set -q "$m" 5417 --bhard 6M --ihard 7
+	qfd set -q -g "$m" 6417 --isoft 3 --ihard 5
+	qfd dump "$m" >"$etc/qfd/$inst.json"
+	umount "$m"
+	mount -t tmpfs -o "$opts" tmpfs "$m"
+	assert_eq "$(qfd_limits "$m" -u 5417)" "0 0 0 0"
+	# The unit as make fills it in, then its ExecStart= as systemd would
+	# run it once the mount unit %i.mount is up: %f the path, %i the
+	# instance; its words need no quoting.
+	unit=$(sed -e "s|@sbindir@|${QFD%/*}|g" -e "s|@sysconfdir@|$etc|g" \
+		"$QFD_TESTS/../systemd/qfd-apply@.service.in")
+	grep -qx "After=%i.mount" <<<"$unit"
+	grep -qx "ConditionPathExists=$etc/qfd/%i.json" <<<"$unit"
+	line=$(sed -n 's/^ExecStart=//p' <<<"$unit")
+	line=${line//%f/$m}
+	read -ra f <<<"${line//%i/$inst}"
+	assert_eq "${f[1]}" apply
+	run --separate-stderr "${f[@]}"
+	assert_status 0
+	assert_eq "$output" ""
+	assert_eq "$(qfd_limits "$m" -u 5417)" "0 6291456 0 7"
+	assert_eq "$(qfd_limits "$m" -g 6417)" "0 0 3 5"
+	# a second start (a restart of the unit) changes nothing
+	run --separate-stderr "${f[@]}"
+	assert_status 0
+	umount "$m"
+}
+
 # ---- no device node; the classic tools
 
 @test "tmpfs: in a mount namespace with an empty /dev, as in a container, qfd still works" {
