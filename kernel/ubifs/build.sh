@@ -24,7 +24,8 @@ CACHE=$(qfd_cache)/ubifs || { echo "$ME: error: cannot create the cache director
 
 usage() {
 	cat <<EOF
-Usage: $ME [--kernel 6.1|6.12] [--check] [--version DEBVER] [--force] [-q]
+Usage: $ME [--kernel 6.1|6.12] [--check] [--version DEBVER] [--patch FILE]...
+       [--force] [-q]
 
 Build ubifs.ko for Debian 12's 6.1 kernel with the UBIFS quota series
 ($PATCHES/*.patch) applied, and print the path of the module.
@@ -38,14 +39,20 @@ Build ubifs.ko for Debian 12's 6.1 kernel with the UBIFS quota series
                     nothing
   --version DEBVER  Debian version of linux-image-amd64 / linux-source-6.1
                     to build for (default: apt's candidate, e.g. 6.1.192-3)
+  --patch FILE      apply FILE after the series: an experiment (the
+                    module is built apart from the series' own, never in
+                    its place)
   --force           rebuild even if nothing changed
   -q                print only the path of the module
   -h, --help        this text
 
 Cache: \$QFD_CACHE/ubifs (default /var/cache/qfd/ubifs): downloaded
 packages, the unpacked headers and source, the build tree, and the result
-\$QFD_CACHE/ubifs/ABI/ubifs.ko (ABI like 6.1.0-57-amd64), with the test
-suite's fault injector ubifs_qfail.ko (kernel/ubifs/qfail) beside it.
+\$QFD_CACHE/ubifs/ABI/STAMP/ubifs.ko (ABI like 6.1.0-57-amd64, STAMP a
+hash of the patches, the test helper and this script: two checkouts that
+differ never swap each other's module), with the test suite's fault
+injector ubifs_qfail.ko (kernel/ubifs/qfail) beside it.  The eight most
+recently used builds of an ABI are kept.
 
 Needs: apt-get, dpkg, gcc-12, make, libc6-dev, binutils, xz-utils, git,
 libelf1, libssl3 (for the prebuilt kbuild tools) and perl (checkpatch).
@@ -68,6 +75,7 @@ note() {
 }
 
 check_only=0
+extra=()
 force=0
 quiet=0
 debver=
@@ -77,6 +85,7 @@ while (($#)); do
 	--kernel) kernel=${2:?--kernel needs a value}; shift 2 ;;
 	--kernel=*) kernel=${1#*=}; shift ;;
 	--check) check_only=1; shift ;;
+	--patch) extra+=("$(realpath -e -- "${2:?--patch needs a file}")") || exit 2; shift 2 ;;
 	--force) force=1; shift ;;
 	--version) debver=${2:?--version needs a value}; shift 2 ;;
 	--version=*) debver=${1#*=}; shift ;;
@@ -109,6 +118,7 @@ shopt -s nullglob
 series=("$PATCHES"/[0-9][0-9][0-9][0-9]-*.patch)
 shopt -u nullglob
 ((${#series[@]})) || die "no patches in $PATCHES"
+series+=("${extra[@]}")
 
 # ------------------------------------------------------------ versions
 # 6.12 comes from Debian 13 (trixie): apt is pointed at a private
@@ -206,12 +216,21 @@ if [[ ! -f $src/.done ]]; then
 fi
 
 # ------------------------------------------------------------ check
+# apply_series DIR: the patches one after the other (git apply checks a
+# patch list as a whole against the tree it starts from: a patch to a file
+# that an earlier one creates would not apply)
+apply_series() {
+	local p
+	for p in "${series[@]}"; do
+		(cd "$1" && git apply "$p") || { echo "${p##*/} does not apply" >&2; return 1; }
+	done
+}
+
 apply_check() {
 	local tmp
 	tmp=$(mktemp -d)
 	cp -a "$src/fs" "$tmp/"
-	if ! (cd "$tmp" && git apply --check "${series[@]}" 2>&1 &&
-		git apply "${series[@]}"); then
+	if ! apply_series "$tmp"; then
 		rm -rf "$tmp"
 		die "the series does not apply to fs/ubifs of $debver"
 	fi
@@ -243,10 +262,12 @@ fi
 # that makes quota file writes fail) is built with it, into
 # $top/ubifs_qfail.ko.
 qfail_src=("$HERE"/qfail/Kbuild "$HERE"/qfail/*.c)
-stamp=$(cat "${series[@]}" "${qfail_src[@]}" "${BASH_SOURCE[0]}" | sha256sum | cut -d' ' -f1)
-out=$top/ubifs.ko
-qfail=$top/ubifs_qfail.ko
-if ((!force)) && [[ -f $out && -f $qfail && -f $top/.stamp && $(<"$top/.stamp") == "$stamp" ]]; then
+stamp=$(cat "${series[@]}" "${qfail_src[@]}" "${BASH_SOURCE[0]}" | sha256sum | cut -c1-16)
+outdir=$top/$stamp
+out=$outdir/ubifs.ko
+qfail=$outdir/ubifs_qfail.ko
+if ((!force)) && [[ -f $out && -f $qfail ]]; then
+	touch "$outdir"
 	note "up to date"
 	echo "$out"
 	exit 0
@@ -328,7 +349,7 @@ build=$top/build
 rm -rf "$build"
 mkdir -p "$build"
 cp -a "$src/fs" "$build/"
-(cd "$build" && git apply "${series[@]}") || die "applying the series failed"
+apply_series "$build" || die "applying the series failed"
 
 note "building ubifs.ko against linux-headers-$abi"
 log=$top/build.log
@@ -354,10 +375,14 @@ if grep -q 'warning:' "$qlog"; then
 	grep 'warning:' "$qlog" >&2
 fi
 
+mkdir -p "$outdir"
 strip --strip-debug -o "$out.tmp" "$build/fs/ubifs/ubifs.ko"
 strip --strip-debug -o "$qfail.tmp" "$build/qfail/ubifs_qfail.ko"
 mv "$qfail.tmp" "$qfail"
 mv "$out.tmp" "$out"
-echo "$stamp" >"$top/.stamp"
+# The eight builds used last stay (a checkout of another branch, an
+# experiment); older ones go.
+find "$top" -mindepth 1 -maxdepth 1 -type d -regex '.*/[0-9a-f]\{16\}' -printf '%T@ %p\n' |
+	sort -rn | tail -n +9 | cut -d' ' -f2- | xargs -r rm -rf --
 note "built $(modinfo -F vermagic "$out" 2>/dev/null || echo "$abi")"
 echo "$out"
