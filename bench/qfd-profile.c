@@ -119,11 +119,13 @@ int qf_state(struct qfd_fs *fs, int type, struct qfd_state *st)
 }
 
 int qfd_fs_open_list(char **paths, int npaths, bool all,
-		     struct qfd_fs **fss, size_t *nfs)
+		     struct qfd_fs **fss, size_t *nfs, char *why, size_t len)
 {
 	int i;
 
 	(void)all;
+	(void)why;
+	(void)len;
 	*fss = calloc((size_t)npaths, sizeof(**fss));
 	if (!*fss)
 		return 1;
@@ -197,6 +199,12 @@ uint64_t qf_limit_unit(const struct qfd_fs *fs)
 	return QFD_LIMIT_UNIT;
 }
 
+/* the kernel's error lines name tmpfs support: not asked here */
+int qf_tmpfs_quota_support(void)
+{
+	return -1;
+}
+
 void qfd_fs_free_list(struct qfd_fs *fss, size_t nfs)
 {
 	(void)nfs;
@@ -209,17 +217,14 @@ void qfd_usage_hint(const char *cmd)
 		cmd ? cmd : "");
 }
 
-const struct qfd_cmd *qfd_find_cmd(const char *name)
+static const struct qfd_cmd *find_cmd(const char *name)
 {
-	static const struct qfd_cmd cmds[] = {
-		{ "report", cmd_report, "[options] PATH", "the report being profiled" },
-		{ "set", cmd_set, "[options] PATH WHO...", "the set being profiled" },
-	};
+	static const struct qfd_cmd *const cmds[] = { &qfd_cmd_report, &qfd_cmd_set };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		if (!strcmp(name, cmds[i].name))
-			return &cmds[i];
+		if (!strcmp(name, cmds[i]->name))
+			return cmds[i];
 	return NULL;
 }
 
@@ -245,11 +250,11 @@ int main(int argc, char **argv)
 	qfd_stdout_setup();
 	if (argc >= 2 && !strcmp(argv[1], "floor"))
 		return floor_loop();
-	if (argc < 2 || !qfd_find_cmd(argv[1])) {
+	if (argc < 2 || !find_cmd(argv[1])) {
 		fprintf(stderr, "usage: qfd-profile report|set [OPTIONS] PATH... | floor\n");
 		return 2;
 	}
-	rc = qfd_find_cmd(argv[1])->run(argc - 1, argv + 1);
+	rc = find_cmd(argv[1])->run(argc - 1, argv + 1);
 	qfd_ids_free();
 	if (fflush(stdout) || ferror(stdout))
 		return 1;

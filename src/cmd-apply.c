@@ -46,27 +46,11 @@ struct applycmd {
 	char stopmsg[2048];	/* its one line */
 };
 
-static void help(void)
-{
-	qfd_cmd_help("apply",
-		     "      --check          plan and show what would change, write nothing\n"
-		     "      --diff           show each change, old and new value\n"
-		     "  -J, --json           one JSON result: every item changed, unchanged or error\n"
-		     "      --path PATH      apply a document of one filesystem to PATH's instead\n"
-		     "      --raise-only     never lower a limit (none counts as the highest)\n"
-		     "  -q, --quiet          print nothing but errors\n"
-		     "      --exit-changed   exit 4 when something was changed, 0 when not\n",
-		     "FILE is a strict JSON document (RFC 8259; '-': stdin; at most 2 GiB), as\n"
-		     "'qfd dump' writes it:\n"
-		     "  {\"filesystems\": [{\"path\": \"/srv\", \"user\": {\"enforce\": true,\n"
-		     "    \"grace\": {\"space\": \"7d\", \"files\": \"7d\"},\n"
-		     "    \"limits\": [{\"who\": \"alice\", \"space-hard\": \"10G\", \"files-hard\": null}]}}]}\n"
-		     "null is no limit; a key left out keeps what the kernel has.  An item's\n"
-		     "\"space-grace-ends\"/\"files-grace-ends\" (seconds since 1970) sets when its\n"
-		     "running grace time ends, where it is over that soft limit.  qfd-apply(8).\n");
-}
-
-static int parse_opts(struct applycmd *a, int argc, char **argv)
+/*
+ * Plain getopt_long(): --path given twice has always meant the last one
+ * (qfd_getopt() would refuse it).
+ */
+static int parse(int argc, char **argv, struct applycmd *a)
 {
 	static const struct option opts[] = {
 		{ "check", no_argument, NULL, OPT_CHECK },
@@ -91,19 +75,19 @@ static int parse_opts(struct applycmd *a, int argc, char **argv)
 		case 'q': a->quiet = true; break;
 		case OPT_EXIT_CHANGED: a->exit_changed = true; break;
 		case 'h':
-			help();
-			return -1;
+			qfd_cmd_help(&qfd_cmd_apply);
+			return QFD_OPTS_DONE;
 		default:
 			qfd_usage_hint("apply");
-			return QFD_EXIT_USAGE;
+			return QFD_OPTS_BAD;
 		}
 	}
 	if (optind >= argc)
-		QFD_USAGE_ERR("apply", "name the document: a FILE, or '-' for stdin");
+		return qfd_opts_bad("apply", "name the document: a FILE, or '-' for stdin");
 	if (optind + 1 < argc)
-		QFD_USAGE_ERR("apply", "one document at a time");
+		return qfd_opts_bad("apply", "one document at a time");
 	a->file = argv[optind];
-	return 0;
+	return QFD_OPTS_GO;
 }
 
 /* The document, read in pieces as it is parsed (desired.c). */
@@ -652,16 +636,16 @@ static int end_signals(struct applycmd *a, int rc)
 	return qfd_sigdefer_raise(sig);
 }
 
-int cmd_apply(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct applycmd a;
 	size_t i;
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	rc = parse_opts(&a, argc, argv);
+	rc = parse(argc, argv, &a);
 	if (rc)
-		return rc < 0 ? QFD_EXIT_OK : rc;
+		return qfd_opts_exit(rc);
 	rc = read_doc(&a);
 	if (!rc)
 		rc = plan(&a);
@@ -686,3 +670,25 @@ int cmd_apply(int argc, char **argv)
 	qfd_want_free(&a.want);
 	return rc;
 }
+
+const struct qfd_cmd qfd_cmd_apply = {
+	.name = "apply",
+	.run = run,
+	.args = "[--check] [--diff] [-J] [options] FILE|-",
+	.summary = "bring quotas to the state a JSON document describes",
+	.options = "      --check          plan and show what would change, write nothing\n"
+		   "      --diff           show each change, old and new value\n"
+		   "  -J, --json           one JSON result: every item changed, unchanged or error\n"
+		   "      --path PATH      apply a document of one filesystem to PATH's instead\n"
+		   "      --raise-only     never lower a limit (none counts as the highest)\n"
+		   "  -q, --quiet          print nothing but errors\n"
+		   "      --exit-changed   exit 4 when something was changed, 0 when not\n",
+	.notes = "FILE is a strict JSON document (RFC 8259; '-': stdin; at most 2 GiB), as\n"
+		 "'qfd dump' writes it:\n"
+		 "  {\"filesystems\": [{\"path\": \"/srv\", \"user\": {\"enforce\": true,\n"
+		 "    \"grace\": {\"space\": \"7d\", \"files\": \"7d\"},\n"
+		 "    \"limits\": [{\"who\": \"alice\", \"space-hard\": \"10G\", \"files-hard\": null}]}}]}\n"
+		 "null is no limit; a key left out keeps what the kernel has.  An item's\n"
+		 "\"space-grace-ends\"/\"files-grace-ends\" (seconds since 1970) sets when its\n"
+		 "running grace time ends, where it is over that soft limit.  qfd-apply(8).\n",
+};

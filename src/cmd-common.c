@@ -4,6 +4,7 @@
  */
 #include <err.h>
 #include <errno.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/utsname.h>
@@ -12,17 +13,26 @@
 #include "mnt.h"
 #include "quota.h"
 
-void qfd_cmd_help(const char *name, const char *options, const char *notes)
+void qfd_cmd_help(const struct qfd_cmd *cmd)
 {
-	const struct qfd_cmd *cmd = qfd_find_cmd(name);
-
 	/* -h with the other options, the notes after all of them */
 	printf("Usage: qfd %s %s\n\n%c%s.\n\nOptions:\n%s"
 	       "  -h, --help           show this help\n%s%s\n"
 	       "See qfd(8) for details and examples.\n",
 	       cmd->name, cmd->args, cmd->summary[0] - 'a' + 'A',
-	       cmd->summary + 1, options, notes ? "\n" : "",
-	       notes ? notes : "");
+	       cmd->summary + 1, cmd->options, cmd->notes ? "\n" : "",
+	       cmd->notes ? cmd->notes : "");
+}
+
+int qfd_opts_bad(const char *cmd, const char *fmt, ...)
+{
+	va_list ap;
+
+	va_start(ap, fmt);
+	vwarnx(fmt, ap);
+	va_end(ap);
+	qfd_usage_hint(cmd);
+	return QFD_OPTS_BAD;
 }
 
 int qfd_exit_merge(int a, int b)
@@ -51,20 +61,51 @@ static void opt_name(const struct qfd_getopt *g, int c, char *buf, size_t len)
 		snprintf(buf, len, "-%c (--%s)", c, o->name);
 }
 
+static bool opt_seen(const struct qfd_getopt *g, int c)
+{
+	return g->seen[c / 8] & (1u << (c % 8));
+}
+
+/* Does c meet an option given before that it excludes, or that excludes it? */
+static bool opt_excluded(struct qfd_getopt *g, int c)
+{
+	const struct qfd_excl *e;
+	char a[40], b[40];
+	const int *o;
+
+	for (e = g->excl; e && e->opt; e++) {
+		for (o = e->others; *o && o < e->others + ARRAY_SIZE(e->others); o++) {
+			if (!(c == e->opt && opt_seen(g, *o)) &&
+			    !(c == *o && opt_seen(g, e->opt)))
+				continue;
+			opt_name(g, e->opt, a, sizeof(a));
+			opt_name(g, *o, b, sizeof(b));
+			if (e->msg)
+				snprintf(g->msg, sizeof(g->msg), "%s", e->msg);
+			else
+				snprintf(g->msg, sizeof(g->msg), "%s and %s exclude each other", a, b);
+			return true;
+		}
+	}
+	return false;
+}
+
 int qfd_getopt(struct qfd_getopt *g, int argc, char **argv)
 {
 	int c = getopt_long(argc, argv, g->shortopts, g->longopts, NULL);
 	char name[40];
 
-	/* flags may come twice: -J -J asks the same */
-	if (c < 0 || c == '?' || !optarg || c >= (int)(8 * sizeof(g->seen)) ||
-	    (c < 0x80 && g->repeatable && strchr(g->repeatable, c)))
+	if (c < 0 || c == '?' || c >= QFD_OPT_BITS)
 		return c;
-	if (g->seen[c / 8] & (1u << (c % 8))) {
+	/* flags may come twice: -J -J asks the same */
+	if (optarg && opt_seen(g, c) &&
+	    !(c < 0x80 && g->repeatable && strchr(g->repeatable, c))) {
 		opt_name(g, c, name, sizeof(name));
 		snprintf(g->msg, sizeof(g->msg), "%s given twice: give it once", name);
-		return QFD_OPT_TWICE;
+		return QFD_OPT_REFUSED;
 	}
+	if (opt_excluded(g, c))
+		return QFD_OPT_REFUSED;
 	g->seen[c / 8] |= (unsigned char)(1u << (c % 8));
 	return c;
 }

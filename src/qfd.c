@@ -21,31 +21,11 @@
 
 bool qfd_debug;
 
-static const struct qfd_cmd commands[] = {
-	{ "get", cmd_get, "[-ugp] [options] PATH [WHO...]",
-	  "show usage and limits (default: your own)" },
-	{ "set", cmd_set, "[-ugp] [options] PATH WHO... LIMITS",
-	  "set space and file limits" },
-	{ "apply", cmd_apply, "[--check] [--diff] [-J] [options] FILE|-",
-	  "bring quotas to the state a JSON document describes" },
-	{ "dump", cmd_dump, "[-ugp] [--project-dirs] PATH",
-	  "write a filesystem's quota state as a document for apply" },
-	{ "report", cmd_report, "[-ugp] [options] [-a | PATH...]",
-	  "list every id with a quota entry" },
-	{ "check", cmd_check, "[-ugp] [-w T] [-c T] [-i WHO]... [-a | PATH...]",
-	  "check quotas for Nagios, Icinga and other monitoring" },
-	{ "watch", cmd_watch, "[-J] [-N] [--exec CMD]",
-	  "print the kernel's quota warnings as they happen" },
-	{ "state", cmd_state, "[-ugp] [options] [-a | PATH...]",
-	  "show accounting, enforcement and grace periods" },
-	{ "on", cmd_on, "[-ugp] [-a | PATH...]",
-	  "turn quota enforcement on" },
-	{ "off", cmd_off, "[-ugp] [-a | PATH...]",
-	  "turn quota enforcement off (usage is still counted)" },
-	{ "sync", cmd_sync, "[-ugp] [-a | PATH...]",
-	  "write quota state to disk" },
-	{ "project", cmd_project, "set|clear|show [-r] [options] PATH... [PROJECT]",
-	  "assign directory trees to projects, for project quotas" },
+/* The order of 'qfd --help'. */
+static const struct qfd_cmd *const commands[] = {
+	&qfd_cmd_get, &qfd_cmd_set, &qfd_cmd_apply, &qfd_cmd_dump,
+	&qfd_cmd_report, &qfd_cmd_check, &qfd_cmd_watch, &qfd_cmd_state,
+	&qfd_cmd_on, &qfd_cmd_off, &qfd_cmd_sync, &qfd_cmd_project,
 };
 
 void qfd_usage_hint(const char *cmd)
@@ -56,13 +36,13 @@ void qfd_usage_hint(const char *cmd)
 		fprintf(stderr, "Try 'qfd --help' for more information.\n");
 }
 
-const struct qfd_cmd *qfd_find_cmd(const char *name)
+static const struct qfd_cmd *find_cmd(const char *name)
 {
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
+		if (!strcmp(commands[i]->name, name))
+			return commands[i];
 	return NULL;
 }
 
@@ -74,7 +54,7 @@ static void usage(void)
 	       "Administer disk quotas through quotactl_fd(2): any path on a\n"
 	       "filesystem names it, no block device needed.\n\nCommands:\n");
 	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		printf("  %-8s %s\n", commands[i].name, commands[i].summary);
+		printf("  %-8s %s\n", commands[i]->name, commands[i]->summary);
 	printf("\nOptions:\n"
 	       "  -d, --debug    trace every quota call on stderr\n"
 	       "  -h, --help     show this help\n"
@@ -145,7 +125,7 @@ int main(int argc, char **argv)
 		qfd_usage_hint(NULL);
 		return QFD_EXIT_USAGE;
 	}
-	cmd = qfd_find_cmd(argv[optind]);
+	cmd = find_cmd(argv[optind]);
 	if (!cmd) {
 		warnx("unknown command '%s'", qfd_shown(argv[optind], shown));
 		qfd_usage_hint(NULL);

@@ -43,23 +43,24 @@ const char *qfd_type_name(int type);
 /* The exit status of a run that met both a and b. */
 int qfd_exit_merge(int a, int b);
 
+/*
+ * A command: each cmd-*.c defines one (cmds.h), main.c's table points to
+ * them all, and 'qfd --help' and 'qfd NAME --help' are made from them.
+ */
 struct qfd_cmd {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *args;	/* synopsis after the command name */
 	const char *summary;	/* one line for 'qfd --help' */
+	const char *options;	/* its --help: the options (-h is added) */
+	const char *notes;	/* its --help: after the options; NULL: none */
 };
 
 /* Global state set by options before the command name. */
 extern bool qfd_debug;
 
+/* "Try 'qfd CMD --help'" (cmd NULL: 'qfd --help') on stderr. */
 void qfd_usage_hint(const char *cmd);
-
-#define QFD_USAGE_ERR(cmd, ...) do {					\
-		warnx(__VA_ARGS__);					\
-		qfd_usage_hint(cmd);					\
-		return QFD_EXIT_USAGE;					\
-	} while (0)
 
 /*
  * Column names, JSON keys and unit letters are ASCII and mean the same in
