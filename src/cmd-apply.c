@@ -139,53 +139,17 @@ static void plan_timers(const struct qfd_fs *fs, struct qfd_setreq *r,
 	}
 }
 
-/* Compare one limits item with the kernel's entry (as cmd-set.c does). */
-static int plan_limits(struct applycmd *a, struct fsplan *fp, int type,
-		       struct qfd_setreq *r)
+/* Compare one limits item with the kernel's entry, as set does. */
+static int plan_limits(const struct qfd_setplan *p, struct qfd_setreq *r)
 {
-	uint64_t final[QFD_NLIMITS], unit = qf_limit_unit(&fp->fs);
-	const struct qfd_setlist *l = &a->want.fs[fp - a->plan].t[type].list;
+	uint64_t final[QFD_NLIMITS];
 	struct qfd_dq dq;
-	int i, rc;
+	int rc;
 
-	rc = qf_get(&fp->fs, type, r->id, &dq);
+	rc = qfd_setreq_plan(p, r, final, &dq);
 	if (rc)
 		return rc;
-	r->old[QFD_LIM_SPACE_SOFT] = dq.space_soft;
-	r->old[QFD_LIM_SPACE_HARD] = dq.space_hard;
-	r->old[QFD_LIM_FILES_SOFT] = dq.files_soft;
-	r->old[QFD_LIM_FILES_HARD] = dq.files_hard;
-	/* to put back a grace time that a limit change restarts (setwrite.c) */
-	r->old_timer[QFD_TIMER_SPACE] = dq.space_timer;
-	r->old_timer[QFD_TIMER_FILES] = dq.files_timer;
-	r->mask = 0;
-	for (i = 0; i < QFD_NLIMITS; i++) {
-		bool asked = r->asked & (1u << i);
-		char where[512];
-
-		snprintf(where, sizeof(where), "%s: %s %s", fp->fs.target,
-			 qfd_type_name(type), qfd_setreq_who(l, r));
-		if (asked && qfd_setreq_resolve(l, r, i, where))
-			return 1;
-
-		/* as the filesystem will keep it, so that a re-run is unchanged */
-		if (asked && i <= QFD_LIM_SPACE_HARD && r->lim[i] % unit &&
-		    r->lim[i] <= UINT64_MAX - unit)
-			r->lim[i] += unit - r->lim[i] % unit;
-		if (asked && a->raise_only && qfd_lim_lowers(r->old[i], r->lim[i]))
-			asked = false;
-		final[i] = asked ? r->lim[i] : r->old[i];
-		if (asked && r->lim[i] != r->old[i])
-			r->mask |= 1u << i;
-	}
-	if ((final[QFD_LIM_SPACE_HARD] && final[QFD_LIM_SPACE_SOFT] > final[QFD_LIM_SPACE_HARD]) ||
-	    (final[QFD_LIM_FILES_HARD] && final[QFD_LIM_FILES_SOFT] > final[QFD_LIM_FILES_HARD])) {
-		warnx("%s: %s %s: a soft limit would exceed its hard limit",
-		      fp->fs.target, qfd_type_name(type),
-		      qfd_setreq_who(l, r));
-		return 1;
-	}
-	plan_timers(&fp->fs, r, final, &dq);
+	plan_timers(p->fs, r, final, &dq);
 	return 0;
 }
 
@@ -194,6 +158,8 @@ static int plan_type(struct applycmd *a, struct fsplan *fp, int type,
 		     struct qfd_want_type *wt, size_t *nbad)
 {
 	struct typeplan *tp = &fp->t[type];
+	struct qfd_setplan p = { &fp->fs, type, &wt->list,
+				 qf_limit_unit(&fp->fs), a->raise_only };
 	size_t n;
 	int rc;
 
@@ -211,7 +177,7 @@ static int plan_type(struct applycmd *a, struct fsplan *fp, int type,
 	tp->grace[0] = wt->grace_asked[0] && wt->grace[0] != tp->st.space_grace;
 	tp->grace[1] = wt->grace_asked[1] && wt->grace[1] != tp->st.files_grace;
 	for (n = 0; n < wt->list.n; n++) {
-		rc = plan_limits(a, fp, type, &wt->list.v[n]);
+		rc = plan_limits(&p, &wt->list.v[n]);
 		if (rc < 0) {
 			qfd_kerr(&fp->fs, type, rc, "read");
 			return rc;

@@ -80,7 +80,7 @@ struct setcmd {
 	struct qfd_setlist list;
 	struct qfd_state st;		/* grace periods before any change */
 	const uint64_t *grace_p[QFD_NTIMERS];	/* the ones that change */
-	uint64_t unit;			/* the filesystem keeps space limits in */
+	struct qfd_setplan plan;	/* fs, type, list, unit, --raise-only */
 	time_t now;
 	size_t nchanged;
 };
@@ -401,70 +401,21 @@ static int apply_like(struct setcmd *s)
 }
 
 /*
- * Compare one request with the kernel's entry: which fields differ, and
- * would the result be consistent?  Returns 0, 1 for a bad combination
- * (reported), or a kernel error.
+ * Plan one request (qfd_setreq_plan()), then its grace time: returns 0,
+ * 1 for a bad combination (reported), or a kernel error.
  */
-static int plan_one(struct setcmd *s, struct qfd_setreq *r)
+/*
+ * --reset-grace, --grace-time: a grace time runs only over a soft limit
+ * (the one in force after this change); elsewhere both kernels clear
+ * whatever is sent, so there is nothing to restart and the id is left
+ * unchanged.
+ */
+static void plan_timer(const struct setcmd *s, struct qfd_setreq *r,
+		       const uint64_t *final, const struct qfd_dq *dq)
 {
-	uint64_t final[QFD_NLIMITS], used[QFD_NTIMERS];
-	struct qfd_dq dq;
-	int i, rc;
+	const uint64_t used[QFD_NTIMERS] = { dq->space, dq->files };
+	int i;
 
-	rc = qf_get(&s->fs, s->type, r->id, &dq);
-	if (rc)
-		return rc;
-	r->old[QFD_LIM_SPACE_SOFT] = dq.space_soft;
-	r->old[QFD_LIM_SPACE_HARD] = dq.space_hard;
-	r->old[QFD_LIM_FILES_SOFT] = dq.files_soft;
-	r->old[QFD_LIM_FILES_HARD] = dq.files_hard;
-	r->old_timer[QFD_TIMER_SPACE] = dq.space_timer;
-	r->old_timer[QFD_TIMER_FILES] = dq.files_timer;
-	used[QFD_TIMER_SPACE] = dq.space;
-	used[QFD_TIMER_FILES] = dq.files;
-
-	r->mask = 0;
-	for (i = 0; i < QFD_NLIMITS; i++) {
-		bool asked = r->asked & (1u << i);
-		char where[512];
-
-		/*
-		 * Only a relative limit can fail here, and only it needs the
-		 * words of its message: four snprintf calls per id were a
-		 * quarter of a batch's own time (bench/README).
-		 */
-		if (asked && ((r->up | r->down) & (1u << i))) {
-			snprintf(where, sizeof(where), "%s: %s %s", s->fs.target,
-				 qfd_type_name(s->type), qfd_setreq_who(&s->list, r));
-			if (qfd_setreq_resolve(&s->list, r, i, where))
-				return 1;
-		}
-
-		/* as the filesystem will keep it, so that a re-run is unchanged */
-		if (asked && i <= QFD_LIM_SPACE_HARD && r->lim[i] % s->unit &&
-		    r->lim[i] <= UINT64_MAX - s->unit)
-			r->lim[i] += s->unit - r->lim[i] % s->unit;
-		if (asked && s->raise_only && qfd_lim_lowers(r->old[i], r->lim[i]))
-			asked = false;
-
-		final[i] = asked ? r->lim[i] : r->old[i];
-		if (asked && r->lim[i] != r->old[i])
-			r->mask |= 1u << i;
-	}
-	/* XFS silently ignores such a pair: refuse it for everyone */
-	if ((final[QFD_LIM_SPACE_HARD] && final[QFD_LIM_SPACE_SOFT] > final[QFD_LIM_SPACE_HARD]) ||
-	    (final[QFD_LIM_FILES_HARD] && final[QFD_LIM_FILES_SOFT] > final[QFD_LIM_FILES_HARD])) {
-		qfd_setreq_warn(&s->list, r, "%s: %s %s: a soft limit would exceed its hard limit",
-				s->fs.target, qfd_type_name(s->type),
-				qfd_setreq_who(&s->list, r));
-		return 1;
-	}
-
-	/*
-	 * A grace time runs only over a soft limit (the one in force after
-	 * this change); elsewhere both kernels clear whatever is sent, so
-	 * there is nothing to restart and the id is left unchanged.
-	 */
 	for (i = 0; s->timer_mode != TIMER_NONE && i < QFD_NTIMERS; i++) {
 		uint64_t soft = final[i == QFD_TIMER_SPACE ? QFD_LIM_SPACE_SOFT :
 					    QFD_LIM_FILES_SOFT];
@@ -477,6 +428,18 @@ static int plan_one(struct setcmd *s, struct qfd_setreq *r)
 		if (r->timer[i] != r->old_timer[i])
 			r->mask |= TIMER_BIT(i);
 	}
+}
+
+static int plan_one(struct setcmd *s, struct qfd_setreq *r)
+{
+	uint64_t final[QFD_NLIMITS];
+	struct qfd_dq dq;
+	int rc;
+
+	rc = qfd_setreq_plan(&s->plan, r, final, &dq);
+	if (rc)
+		return rc;
+	plan_timer(s, r, final, &dq);
 	return 0;
 }
 
@@ -672,7 +635,8 @@ static int set_run(struct setcmd *s)
 	if (rc)
 		return qfd_fs_open_exit(rc);
 	s->now = time(NULL);
-	s->unit = qf_limit_unit(&s->fs);
+	s->plan = (struct qfd_setplan){ &s->fs, s->type, &s->list,
+					qf_limit_unit(&s->fs), s->raise_only };
 	if (s->grace_asked[0] || s->grace_asked[1] || s->timer_mode == TIMER_RESET) {
 		rc = read_grace(s);
 		if (rc)
