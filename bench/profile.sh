@@ -24,7 +24,7 @@ cd "$TOP/src"
 # shellcheck disable=SC2046
 cc -O2 -g -D_GNU_SOURCE -Wall -Werror -I. -o "$BIN" "$TOP/bench/qfd-profile.c" \
 	cmd-report.c cmd-set.c batch.c setwrite.c sigdefer.c cmd-common.c \
-	output.c rows.c units.c ids.c prom.c \
+	kerr.c qfd.c output.c rows.c units.c ids.c prom.c \
 	$(pkg-config --cflags --libs smartcols)
 
 declare -A ARGS=(

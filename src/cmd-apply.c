@@ -25,6 +25,7 @@
 #include "batch.h"
 #include "cmds.h"
 #include "desired.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "quota.h"
 #include "sigdefer.h"
@@ -131,7 +132,7 @@ static void plan_timers(const struct qfd_fs *fs, struct qfd_setreq *r,
 		if (!(r->asked & bit))
 			continue;
 		/* as the filesystem will keep it, so that a re-run is unchanged */
-		r->timer[i] = qf_round_timer(fs, r->timer[i]);
+		r->timer[i] = qfd_quota_round_timer(fs, r->timer[i]);
 		if (!soft || used[i] <= soft)
 			r->timer[i] = 0;
 		else if (r->timer[i] != r->old_timer[i] || (r->mask & (3u << 2 * i)))
@@ -159,11 +160,11 @@ static int plan_type(struct applycmd *a, struct fsplan *fp, int type,
 {
 	struct typeplan *tp = &fp->t[type];
 	struct qfd_setplan p = { &fp->fs, type, &wt->list,
-				 qf_limit_unit(&fp->fs), a->raise_only };
+				 qfd_quota_limit_unit(&fp->fs), a->raise_only };
 	size_t n;
 	int rc;
 
-	rc = qf_state(&fp->fs, type, &tp->st);
+	rc = qfd_quota_state(&fp->fs, type, &tp->st);
 	if (!rc && !tp->st.accounting &&
 	    (wt->list.n || wt->grace_asked[0] || wt->grace_asked[1]))
 		rc = -ESRCH;

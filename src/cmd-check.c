@@ -5,7 +5,7 @@
  * a '|', and the exit code the monitoring system reads: 0 OK, 1 WARNING,
  * 2 CRITICAL, 3 UNKNOWN (also for bad arguments, as plugins do).
  *
- * Every id is read with report's walk (qf_each), or named ids with
+ * Every id is read with report's walk (qfd_quota_each), or named ids with
  * Q_GETQUOTA; only counters and a bounded list of messages are kept, so a
  * filesystem with a million ids costs no more memory than one with ten.
  */
@@ -21,6 +21,7 @@
 
 #include "cmds.h"
 #include "ids.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "quota.h"
 #include "rows.h"
@@ -174,7 +175,7 @@ static int limit_state(const struct check *k, const struct res *x, char *why,
 	char u[QFD_FMT_LEN], l[QFD_FMT_LEN], g[QFD_FMT_LEN];
 
 	fmt_amount(x, x->used, u);
-	switch (qfd_usage_status(x->used, x->soft, x->hard, x->timer, k->now)) {
+	switch (qfd_limit_status(x->used, x->soft, x->hard, x->timer, k->now)) {
 	case QFD_ST_HARD:
 		fmt_amount(x, x->hard, l);
 		snprintf(why, len, "%s %s at the hard limit %s", x->what, u, l);
@@ -355,7 +356,7 @@ static void check_named(struct check *k)
 				k->who[i], rc, buf, sizeof(buf)));
 			continue;
 		}
-		rc = qf_get(k->fs, k->type, id, &dq);
+		rc = qfd_quota_get(k->fs, k->type, id, &dq);
 		if (rc) {
 			check_kerr(k, k->type, rc, "read");
 			continue;
@@ -375,7 +376,7 @@ static void check_type(struct check *k, int type)
 		check_named(k);
 		return;
 	}
-	rc = qf_each(k->fs, type, check_walk_dq, k);
+	rc = qfd_quota_each(k->fs, type, check_walk_dq, k);
 	if (rc)
 		check_kerr(k, type, rc, "read");
 	else

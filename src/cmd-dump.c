@@ -25,9 +25,10 @@
 #include "batch.h"
 #include "cmds.h"
 #include "desired.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "output.h"
-#include "projid.h"
+#include "fsattr.h"
 #include "quota.h"
 
 enum { OPT_PROJECT_DIRS = 0x200 };
@@ -81,7 +82,7 @@ static void print_str(const char *str)
 
 struct dirwalk {
 	struct qfd_fs *fs;
-	struct qfd_projids ids;
+	struct qfd_fsattr_seen ids;
 	size_t skip;		/* of fts_path: the mount point and its '/' */
 	bool first, failed, stop;
 };
@@ -94,12 +95,12 @@ static void dump_dir(struct dirwalk *w, FTSENT *e)
 	char msg[512];
 	int fd, err;
 
-	fd = qfd_projid_open_entry(e, false, &st);
+	fd = qfd_fsattr_open_entry(e, false, &st);
 	if (fd == -ESTALE)
 		return;
-	err = fd < 0 ? -fd : qfd_projid_get(&w->ids, fd, &fa);
-	if (err && fd >= 0 && qfd_projid_unsupported(&w->ids, err)) {
-		qfd_projid_nosupport_msg(msg, sizeof(msg), fd);
+	err = fd < 0 ? -fd : qfd_fsattr_get(&w->ids, fd, &fa);
+	if (err && fd >= 0 && qfd_fsattr_unsupported(&w->ids, err)) {
+		qfd_fsattr_nosupport_msg(msg, sizeof(msg), fd);
 		warnx("%s: cannot read project ids: %s", w->fs->target, msg);
 		w->stop = true;
 	} else if (err) {
@@ -164,7 +165,7 @@ static int dump_type(struct qfd_fs *fs, int type, bool *first_type)
 	struct qfd_state st;
 	int rc;
 
-	rc = qf_state(fs, type, &st);
+	rc = qfd_quota_state(fs, type, &st);
 	if (rc) {
 		qfd_kerr(fs, type, rc, "read");
 		return rc;
@@ -176,7 +177,7 @@ static int dump_type(struct qfd_fs *fs, int type, bool *first_type)
 	       (unsigned long long)st.space_grace,
 	       (unsigned long long)st.files_grace);
 	*first_type = false;
-	rc = qf_each(fs, type, dump_entry, &d);
+	rc = qfd_quota_each(fs, type, dump_entry, &d);
 	if (rc < 0) {
 		qfd_kerr(fs, type, rc, "read");
 		return rc;

@@ -13,6 +13,7 @@
 
 #include "cmds.h"
 #include "ids.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "output.h"
 #include "quota.h"
@@ -173,7 +174,7 @@ static int show(struct get_opts *o, struct qfd_fs *fs, struct qfd_out *out)
 	struct qfd_dq dq;
 
 	for (w = o->who; w < o->who + o->nwho; w++) {
-		err = qf_get(fs, w->type, w->id, &dq);
+		err = qfd_quota_get(fs, w->type, w->id, &dq);
 		if (err) {
 			qfd_kerr(fs, w->type, err, "read");
 			rc = QFD_EXIT_FAILURE;

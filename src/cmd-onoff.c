@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "quota.h"
 
@@ -48,7 +49,7 @@ static int act_one(struct qfd_fs *fs, int type, enum action act, bool verbose,
 
 	if (act != ACT_SYNC) {
 		/* on and off are idempotent: say so instead of EBUSY/EEXIST */
-		rc = qf_state(fs, type, &st);
+		rc = qfd_quota_state(fs, type, &st);
 		if (!rc && st.accounting && st.enforcing == (act == ACT_ON)) {
 			if (verbose)
 				printf("%s: %s quotas already %s\n", fs->target,
@@ -71,13 +72,13 @@ static int act_one(struct qfd_fs *fs, int type, enum action act, bool verbose,
 		return rc;
 	switch (act) {
 	case ACT_ON:
-		rc = qf_on(fs, type);
+		rc = qfd_quota_on(fs, type);
 		break;
 	case ACT_OFF:
-		rc = qf_off(fs, type);
+		rc = qfd_quota_off(fs, type);
 		break;
 	default:
-		rc = qf_sync(fs, type);
+		rc = qfd_quota_sync(fs, type);
 	}
 	if (rc == -EINVAL && act == ACT_ON) {
 		warnx("%s: cannot turn %s quotas on: %s keeps them in visible quota files (aquota.*) that quotactl_fd cannot name, or was mounted without them; use quotaon(8), or enable hidden quota inodes (tune2fs -O quota)",

@@ -40,7 +40,7 @@
 #include "ids.h"
 #include "mnt.h"
 #include "output.h"
-#include "projid.h"
+#include "fsattr.h"
 
 enum action { ACT_SET, ACT_CLEAR, ACT_SHOW };
 
@@ -76,7 +76,7 @@ struct walk {
 	const char *path;	/* of the inode being visited, for messages */
 	size_t nchanged, nunchanged;
 	bool failed;
-	struct qfd_projids ids;	/* what this filesystem has shown */
+	struct qfd_fsattr_seen ids;	/* what this filesystem has shown */
 	bool stop;		/* it does not: the walk ends */
 	struct qfd_out *out;	/* show */
 	char **strs;		/* show: paths the table points to until printed */
@@ -86,7 +86,7 @@ struct walk {
 /* One line naming the path, with what to do where there is something. */
 static void path_err(struct walk *w, int err, const char *op)
 {
-	const char *hint = qfd_projid_hint(err, w->act == ACT_SET);
+	const char *hint = qfd_fsattr_hint(err, w->act == ACT_SET);
 
 	w->failed = true;
 	if (hint)
@@ -105,7 +105,7 @@ static void no_projids(struct walk *w, int fd, const char *op)
 
 	w->failed = true;
 	w->stop = true;
-	qfd_projid_nosupport_msg(msg, sizeof(msg), fd);
+	qfd_fsattr_nosupport_msg(msg, sizeof(msg), fd);
 	warnx("%s: cannot %s: %s", w->path, op, msg);
 }
 
@@ -149,9 +149,9 @@ static int visit(struct walk *w, int fd, const struct stat *st)
 	struct fsxattr fa, want;
 	int err;
 
-	err = qfd_projid_get(&w->ids, fd, &fa);
+	err = qfd_fsattr_get(&w->ids, fd, &fa);
 	if (err) {
-		if (qfd_projid_unsupported(&w->ids, err))
+		if (qfd_fsattr_unsupported(&w->ids, err))
 			no_projids(w, fd, op);
 		else
 			path_err(w, err, "read the project");
@@ -160,15 +160,15 @@ static int visit(struct walk *w, int fd, const struct stat *st)
 	if (w->act == ACT_SHOW)
 		return show_row(w, st, &fa);
 
-	qfd_projid_want(&fa, w->projid, dir && w->act == ACT_SET, &want);
+	qfd_fsattr_want(&fa, w->projid, dir && w->act == ACT_SET, &want);
 	/* idempotent: an inode that already is as asked is not written */
 	if (fa.fsx_projid == want.fsx_projid &&
 	    fa.fsx_xflags == want.fsx_xflags) {
 		w->nunchanged++;
 		return 0;
 	}
-	err = qfd_projid_change(&w->ids, fd, &fa, &want, w->path);
-	if (err && qfd_projid_unsupported(&w->ids, err))
+	err = qfd_fsattr_change(&w->ids, fd, &fa, &want, w->path);
+	if (err && qfd_fsattr_unsupported(&w->ids, err))
 		no_projids(w, fd, op);
 	else if (err)
 		path_err(w, err, op);
@@ -183,7 +183,7 @@ static int visit_entry(struct walk *w, FTSENT *e, bool follow)
 	struct stat st;
 	int fd, rc;
 
-	fd = qfd_projid_open_entry(e, follow, &st);
+	fd = qfd_fsattr_open_entry(e, follow, &st);
 	if (fd == -ESTALE)
 		return 0;
 	if (fd < 0) {

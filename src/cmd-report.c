@@ -10,6 +10,7 @@
 
 #include "cmds.h"
 #include "ids.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "output.h"
 #include "prom.h"
@@ -69,7 +70,7 @@ static int report_type(struct report *r, struct qfd_fs *fs, int type)
 
 	r->fs = fs;
 	r->type = type;
-	rc = qf_each(fs, type, report_dq, r);
+	rc = qfd_quota_each(fs, type, report_dq, r);
 	if (rc)
 		qfd_kerr(fs, type, rc, "read");
 	if (r->prom && qfd_prom_scrape(r->prom, fs, type, rc != 0))

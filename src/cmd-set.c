@@ -23,6 +23,7 @@
 #include "batch.h"
 #include "cmds.h"
 #include "ids.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "quota.h"
 #include "setwrite.h"
@@ -380,7 +381,7 @@ static int apply_like(struct setcmd *s)
 	size_t n;
 	int i, rc;
 
-	rc = qf_get(&s->fs, s->type, s->like_id, &dq);
+	rc = qfd_quota_get(&s->fs, s->type, s->like_id, &dq);
 	if (rc) {
 		qfd_kerr(&s->fs, s->type, rc, "read");
 		return QFD_EXIT_FAILURE;
@@ -495,7 +496,7 @@ static int roll_back(struct setcmd *s, const struct qfd_setwrite *w,
 	qfd_setwrite_msg(msg, sizeof(msg), &s->fs, s->type, &s->list, w);
 	len = strlen(msg);
 	if (grace_written) {
-		rc = qf_set_grace(&s->fs, s->type, s->grace_p[0] ? &old[0] : NULL,
+		rc = qfd_quota_set_grace(&s->fs, s->type, s->grace_p[0] ? &old[0] : NULL,
 				  s->grace_p[1] ? &old[1] : NULL);
 		if (!rc) {
 			snprintf(msg + len, sizeof(msg) - len,
@@ -533,7 +534,7 @@ static int write_all(struct setcmd *s)
 	int rc;
 
 	if (grace) {
-		rc = qf_set_grace(&s->fs, s->type, s->grace_p[0], s->grace_p[1]);
+		rc = qfd_quota_set_grace(&s->fs, s->type, s->grace_p[0], s->grace_p[1]);
 		if (rc) {
 			qfd_kerr_fmt(msg, sizeof(msg), &s->fs, s->type, rc,
 				     "set the grace periods of");
@@ -554,7 +555,7 @@ static int read_grace(struct setcmd *s)
 {
 	int err;
 
-	err = qf_state(&s->fs, s->type, &s->st);
+	err = qfd_quota_state(&s->fs, s->type, &s->st);
 	if (!err && !s->st.accounting)
 		err = -ESRCH;
 	if (err) {
@@ -636,7 +637,7 @@ static int set_run(struct setcmd *s)
 		return qfd_fs_open_exit(rc);
 	s->now = time(NULL);
 	s->plan = (struct qfd_setplan){ &s->fs, s->type, &s->list,
-					qf_limit_unit(&s->fs), s->raise_only };
+					qfd_quota_limit_unit(&s->fs), s->raise_only };
 	if (s->grace_asked[0] || s->grace_asked[1] || s->timer_mode == TIMER_RESET) {
 		rc = read_grace(s);
 		if (rc)

@@ -9,6 +9,7 @@
 #include <libsmartcols.h>
 
 #include "cmds.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "output.h"
 #include "quota.h"
@@ -54,7 +55,7 @@ static int state_row(struct qfd_out *out, struct qfd_fs *fs, int type)
 	const char *fmt;
 	int rc;
 
-	rc = qf_state(fs, type, &st);
+	rc = qfd_quota_state(fs, type, &st);
 	/* the type exists nowhere on this filesystem, or is off: say "no" */
 	if (rc == -EINVAL || rc == -ESRCH)
 		rc = 0;
@@ -67,7 +68,7 @@ static int state_row(struct qfd_out *out, struct qfd_fs *fs, int type)
 	v[SCOL_ACCOUNTING] = (struct qfd_val){ .set = true, .b = st.accounting };
 	v[SCOL_ENFORCING] = (struct qfd_val){ .set = true, .b = st.enforcing };
 	if (st.accounting) {
-		fmt = qf_format_name(st.format);
+		fmt = qfd_quota_format_name(st.format);
 		v[SCOL_FORMAT] = (struct qfd_val){ .set = true,
 						   .s = fmt ? fmt : fs->fstype };
 		v[SCOL_SPACE_GRACE] = (struct qfd_val){ .set = true, .u = st.space_grace };

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The commands, and what they share: help text from the command table,
- * quota-type options, and the one line each kernel error becomes.
+ * The commands, and what they share: help from their struct qfd_cmd,
+ * the option parser's contract, and the quota-type options.  Kernel
+ * errors are kerr.h's.
  */
 #ifndef QFD_CMDS_H
 #define QFD_CMDS_H
@@ -108,23 +109,5 @@ bool qfd_typeopt(unsigned int *types, int c);
  */
 int qfd_fs_types(struct qfd_fs *fs, unsigned int asked, unsigned int *types,
 		 bool quiet);
-
-/*
- * With -a, a mount whose quotas answer rc is not the command's to report
- * (true), --debug saying why: it never had quotas (ESRCH, ENOSYS), or the
- * quotactl(2) fallback of a kernel without quotactl_fd cannot reach it
- * (ENOTBLK: tmpfs, a container's /dev).  A path named keeps the error.
- */
-bool qfd_all_skips(const struct qfd_fs *fs, int rc);
-
-/*
- * Report a failed quota call in one line: the mount point, the quota type,
- * what went wrong and what to do.  op is what was attempted ("read",
- * "set limits for", "turn on").
- */
-void qfd_kerr(const struct qfd_fs *fs, int type, int rc, const char *op);
-/* The same line into buf, without "qfd: ", for a command that prints it. */
-void qfd_kerr_fmt(char *buf, size_t len, const struct qfd_fs *fs, int type,
-		  int rc, const char *op);
 
 #endif

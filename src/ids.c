@@ -76,15 +76,6 @@ struct cache {
 static struct table tables[QFD_NTYPES];
 static struct cache caches[QFD_NTYPES];
 
-const char *qfd_type_name(int type)
-{
-	static const char *const names[QFD_NTYPES] = {
-		[QFD_USR] = "user", [QFD_GRP] = "group", [QFD_PRJ] = "project",
-	};
-
-	return type >= 0 && type < QFD_NTYPES ? names[type] : "unknown";
-}
-
 static int add(struct table *t, uint32_t id, const char *name)
 {
 	if (t->n == t->alloc) {

@@ -2,8 +2,9 @@
 /*
  * qfd - disk quota administration through quotactl_fd(2).
  *
- * Things every command needs: exit codes, quota types, the command
- * descriptor and the small error helpers.
+ * The base layer, which every file may use and which uses nothing of
+ * qfd's: exit codes, quota types, the command descriptor, --debug and
+ * ASCII helpers.  qfd.c defines what is not inline here.
  */
 #ifndef QFD_QFD_H
 #define QFD_QFD_H

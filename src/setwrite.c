@@ -14,8 +14,9 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "cmds.h"
+#include "kerr.h"
 #include "mnt.h"
+#include "qfd.h"
 #include "quota.h"
 #include "setwrite.h"
 #include "sigdefer.h"
@@ -77,7 +78,7 @@ void qfd_setlist_put_back(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 		if (r->written != QFD_WRITTEN_YES)
 			continue;
 		req_dq(r, true, &dq);
-		rc = qf_set(fs, type, r->id, putback_mask(r), &dq);
+		rc = qfd_quota_set(fs, type, r->id, putback_mask(r), &dq);
 		if (!rc) {
 			r->written = QFD_WRITTEN_NO;
 			continue;
@@ -103,7 +104,7 @@ int qfd_setreq_plan(const struct qfd_setplan *p, struct qfd_setreq *r,
 	char where[512];
 	int i, rc;
 
-	rc = qf_get(p->fs, p->type, r->id, dq);
+	rc = qfd_quota_get(p->fs, p->type, r->id, dq);
 	if (rc)
 		return rc;
 	req_old(r, dq);
@@ -165,7 +166,7 @@ int qfd_setlist_write(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 		if (w->sig)
 			break;
 		req_dq(r, false, &dq);
-		rc = qf_set(fs, type, r->id, r->mask, &dq);
+		rc = qfd_quota_set(fs, type, r->id, r->mask, &dq);
 		if (rc) {
 			w->failed = r;
 			w->err = rc;
@@ -176,7 +177,7 @@ int qfd_setlist_write(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 			 * quietly, as the id is reported as refused anyway.
 			 */
 			req_dq(r, true, &dq);
-			qf_set(fs, type, r->id, putback_mask(r), &dq);
+			qfd_quota_set(fs, type, r->id, putback_mask(r), &dq);
 			break;
 		}
 		r->written = QFD_WRITTEN_YES;

@@ -22,7 +22,7 @@ struct qfd_setplan {
 	struct qfd_fs *fs;
 	int type;
 	const struct qfd_setlist *l;	/* the requests' list, for WHO */
-	uint64_t unit;		/* qf_limit_unit(fs): space limits round up to it */
+	uint64_t unit;		/* qfd_quota_limit_unit(fs): space limits round up to it */
 	bool raise_only;	/* --raise-only: never lower a limit */
 };
 

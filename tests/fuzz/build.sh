@@ -24,7 +24,7 @@ if [ ! -f "$builddir/config.h" ]; then
 fi
 
 # The target, then the qfd sources it needs besides its own file.
-TARGETS="units:units.c batch:batch.c,ids.c,units.c projid:ids.c columns:output.c,rows.c,units.c,ids.c apply:desired.c,jsonread.c,batch.c,ids.c,units.c"
+TARGETS="units:units.c,qfd.c batch:batch.c,ids.c,units.c,qfd.c projid:ids.c,qfd.c columns:output.c,rows.c,units.c,ids.c,qfd.c apply:desired.c,jsonread.c,batch.c,ids.c,units.c,qfd.c"
 export TARGETS
 
 mkdir -p "$out"
