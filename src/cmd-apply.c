@@ -230,9 +230,7 @@ static int plan(struct applycmd *a)
 	size_t i, nbad = 0;
 	int t, rc;
 
-	a->plan = calloc(a->want.nfs ? a->want.nfs : 1, sizeof(*a->plan));
-	if (!a->plan)
-		errx(QFD_EXIT_FAILURE, "out of memory");
+	a->plan = qfd_xcalloc(a->want.nfs ? a->want.nfs : 1, sizeof(*a->plan));
 	for (i = 0; i < a->want.nfs; i++)
 		a->plan[i].fs.fd = a->plan[i].mntfd = -1;
 	rc = open_all(a);
@@ -242,7 +240,7 @@ static int plan(struct applycmd *a)
 		struct fsplan *fp = &a->plan[i];
 
 		if (a->want.fs[i].dirs && qfd_dirs_plan(fp, &a->want.fs[i], &nbad))
-			errx(QFD_EXIT_FAILURE, "out of memory");
+			qfd_oom();
 		for (t = 0; t < QFD_NTYPES; t++) {
 			if (!a->want.fs[i].t[t].present)
 				continue;

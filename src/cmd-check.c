@@ -86,7 +86,7 @@ static void msg_add(struct msgs *l, const char *fmt, ...)
 	if (l->n < NMSG) {
 		va_start(ap, fmt);
 		if (vasprintf(&l->m[l->n], fmt, ap) < 0)
-			errx(P_UNKNOWN, "out of memory");
+			qfd_oom();
 		va_end(ap);
 		sanitize(l->m[l->n]);
 	}
@@ -240,7 +240,7 @@ static void perf_label(FILE *f, const char *mnt, const char *type,
 
 	if (asprintf(&s, "%s %s%s%s %s", mnt, type, who ? " " : "",
 		     who ? who : "", what) < 0)
-		errx(P_UNKNOWN, "out of memory");
+		qfd_oom();
 	sanitize(s);
 	fputs(" '", f);
 	for (p = s; *p; p++) {
@@ -453,7 +453,7 @@ static int check_finish(struct check *k)
 	if (total > shown)
 		printf("%sand %zu more", sep, total - shown);
 	if (fclose(k->pf))
-		errx(P_UNKNOWN, "out of memory");
+		qfd_oom();
 	k->pf = NULL;
 	if (k->perflen)
 		printf(" |%s", k->perf);
@@ -564,10 +564,11 @@ static int run(int argc, char **argv)
 	int rc;
 
 	/* --id can be given at most argc times */
-	k.who = calloc((size_t)argc, sizeof(*k.who));
+	qfd_fail_status = P_UNKNOWN;
+	k.who = qfd_xcalloc((size_t)argc, sizeof(*k.who));
 	k.pf = open_memstream(&k.perf, &k.perflen);
-	if (!k.who || !k.pf)
-		errx(P_UNKNOWN, "out of memory");
+	if (!k.pf)
+		qfd_oom();
 	rc = parse(argc, argv, &k);
 	if (rc) {
 		rc = rc < 0 ? P_UNKNOWN : P_OK;

@@ -120,14 +120,11 @@ static int parse(int argc, char **argv, struct get_opts *o)
 /* Every WHO named, of type t: 0 or the exit status. */
 static int add_named(struct get_opts *o, int t)
 {
-	struct who *nw;
 	char msg[256];
 	int i, err;
 
-	nw = reallocarray(o->who, o->nwho + (size_t)o->nnames, sizeof(*nw));
-	if (!nw)
-		errx(QFD_EXIT_FAILURE, "out of memory");
-	o->who = nw;
+	o->who = qfd_xreallocarray(o->who, o->nwho + (size_t)o->nnames,
+				   sizeof(*o->who));
 	for (i = 0; i < o->nnames; i++) {
 		o->who[o->nwho].type = t;
 		err = qfd_id_parse(t, o->names[i], &o->who[o->nwho].id);
@@ -183,7 +180,7 @@ static int show(struct get_opts *o, struct qfd_fs *fs, struct qfd_out *out)
 		qfd_dq_row(vals, fs, w->type, &dq,
 			   o->numeric ? NULL : qfd_id_name(w->type, dq.id), now);
 		if (qfd_out_add(out, vals))
-			errx(QFD_EXIT_FAILURE, "out of memory");
+			qfd_oom();
 	}
 	if (qfd_out_print(out))
 		rc = QFD_EXIT_FAILURE;

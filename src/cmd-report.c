@@ -60,7 +60,7 @@ static int report_dq(const struct qfd_dq *dq, void *arg)
 		rc = qfd_out_add(r->out, vals);
 	}
 	if (rc)
-		errx(QFD_EXIT_FAILURE, "out of memory");
+		qfd_oom();
 	return 0;
 }
 
@@ -74,7 +74,7 @@ static int report_type(struct report *r, struct qfd_fs *fs, int type)
 	if (rc)
 		qfd_kerr(fs, type, rc, "read");
 	if (r->prom && qfd_prom_scrape(r->prom, fs, type, rc != 0))
-		errx(QFD_EXIT_FAILURE, "out of memory");
+		qfd_oom();
 	return rc;
 }
 
@@ -91,7 +91,7 @@ static int report_fs_failed(struct report *r, struct qfd_fs *fs)
 	for (t = 0; t < QFD_NTYPES; t++)
 		if (!r->asked || (r->asked & QFD_TYPE_BIT(t)))
 			if (qfd_prom_scrape(r->prom, fs, t, true))
-				errx(QFD_EXIT_FAILURE, "out of memory");
+				qfd_oom();
 	return 0;
 }
 
@@ -111,7 +111,7 @@ static int report_fs(struct report *r, struct qfd_fs *fs)
 			r->out = qfd_out_new("quotas", qfd_quota_cols,
 					     QCOL_NCOLS, &r->oo);
 			if (!r->out)
-				errx(QFD_EXIT_FAILURE, "out of memory");
+				qfd_oom();
 		}
 		if (r->out)
 			qfd_out_title(r->out, "%s quotas on %s (%s, %s)",

@@ -343,7 +343,7 @@ static int resolve(struct setcmd *s, char **who, int nwho)
 		}
 		r = qfd_setlist_add(&s->list, who[i], id, 0);
 		if (!r)
-			errx(QFD_EXIT_FAILURE, "out of memory");
+			qfd_oom();
 		memcpy(r->lim, s->want, sizeof(r->lim));
 		r->asked = (uint8_t)s->want_mask;
 		r->up = (uint8_t)s->want_up;
@@ -351,7 +351,7 @@ static int resolve(struct setcmd *s, char **who, int nwho)
 	}
 	rc = qfd_setlist_check_duplicates(&s->list, s->type);
 	if (rc == -ENOMEM)
-		errx(QFD_EXIT_FAILURE, "out of memory");
+		qfd_oom();
 	return rc ? QFD_EXIT_USAGE : 0;
 }
 

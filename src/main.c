@@ -61,18 +61,31 @@ static bool debug_env(const char *v)
 	return v && *v && strcmp(v, "0");
 }
 
+static bool stdout_closed;
+
 /*
  * stdout may be a pipe to a full disk or a closed reader: a report that was
  * not written must not exit 0 (the idea of util-linux's closestream.h).
  */
 static int close_stdout(int rc)
 {
+	stdout_closed = true;
 	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
 		if (errno != EPIPE)
 			warn("write error");
 		return rc ? rc : QFD_EXIT_FAILURE;
 	}
 	return rc;
+}
+
+/*
+ * A command that ends through exit() or errx() passes by main()'s
+ * return: its failed write is still said, and fails the run.
+ */
+static void close_stdout_at_exit(void)
+{
+	if (!stdout_closed && close_stdout(QFD_EXIT_OK))
+		_exit(qfd_fail_status);
 }
 
 int main(int argc, char **argv)
@@ -92,6 +105,7 @@ int main(int argc, char **argv)
 	/* names are UTF-8 in most databases: let libsmartcols print them */
 	setlocale(LC_ALL, "");
 	qfd_stdout_setup();
+	atexit(close_stdout_at_exit);
 	qfd_debug = debug_env(getenv("QFD_DEBUG"));
 	/* '+': stop at the command name, its options are its own */
 	while ((c = getopt_long(argc, argv, "+dhV", opts, NULL)) != -1) {

@@ -3,11 +3,37 @@
  * What qfd.h declares: the base layer every other file may use, which
  * itself uses nothing of qfd's.
  */
+#include <err.h>
 #include <stdio.h>
+#include <stdlib.h>
 
 #include "qfd.h"
 
 bool qfd_debug;
+int qfd_fail_status = QFD_EXIT_FAILURE;
+
+void qfd_oom(void)
+{
+	errx(qfd_fail_status, "out of memory");
+}
+
+void *qfd_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		qfd_oom();
+	return p;
+}
+
+void *qfd_xreallocarray(void *p, size_t n, size_t size)
+{
+	void *np = reallocarray(p, n, size);
+
+	if (!np)
+		qfd_oom();
+	return np;
+}
 
 const char *qfd_type_name(int type)
 {

@@ -60,6 +60,20 @@ struct qfd_cmd {
 /* Global state set by options before the command name. */
 extern bool qfd_debug;
 
+/*
+ * The exit status of a failure that is no command's own: out of memory,
+ * a write to stdout that failed.  QFD_EXIT_FAILURE; check makes it its
+ * UNKNOWN.
+ */
+extern int qfd_fail_status;
+
+/* "out of memory", then exit with qfd_fail_status. */
+void qfd_oom(void) __attribute__((noreturn));
+
+/* calloc() and reallocarray() that end the run when memory runs out. */
+void *qfd_xcalloc(size_t n, size_t size);
+void *qfd_xreallocarray(void *p, size_t n, size_t size);
+
 /* "Try 'qfd CMD --help'" (cmd NULL: 'qfd --help') on stderr. */
 void qfd_usage_hint(const char *cmd);
 
