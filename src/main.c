@@ -4,6 +4,55 @@
  *
  * main(): global options, then the command table drives both dispatch and
  * 'qfd --help', so a command cannot exist without being documented there.
+ *
+ * A tour of src/ for newcomers.  Layers, bottom up; a file includes the
+ * headers of its own layer and the ones below, never above:
+ *
+ *  1. Base: qfd.h, qfd.c.  Exit codes and how they merge, quota types,
+ *     struct qfd_cmd, --debug, the out-of-memory exit.  Uses nothing.
+ *  2. Doors to the system, each the only one of its kind:
+ *     quota.c   every quotactl_fd(2)/quotactl(2) call (qfd_quota_*)
+ *     mnt.c     path -> mount -> O_PATH descriptor; the mounts of -a
+ *     fsattr.c  an inode's project id and inherit flag (qfd_fsattr_*)
+ *     ids.c     names <-> ids, /etc/projid (qfd_id_*, qfd_projid_*)
+ *     kerr.c    a kernel error -> the one line that says what to do
+ *  3. Data and formats: units.c (every size, count and duration, parsed
+ *     and printed), output.c (tables and -o/-J/-r/--csv), rows.c (the
+ *     quota columns), prom.c (metrics), batch.c (set's requests and
+ *     batch files), desired.c and jsonread.c (apply's document).
+ *  4. Write phases, all or nothing: setwrite.c (limits planned against
+ *     the kernel's entries, for set and apply, then written or put
+ *     back), applywrite.c and applydirs.c (the rest of apply's plan),
+ *     sigdefer.c (signals held off meanwhile).  They report kernel
+ *     errors through kerr.h and know nothing of the commands.
+ *  5. Commands: one cmd-NAME.c each; cmds.h and cmd-common.c hold what
+ *     they share (help, the option parser, -u/-g/-p).  Commands never
+ *     call each other.
+ *  6. This file: global options, the table, stdout closed at the end.
+ *
+ * A new command follows the one pattern every cmd-*.c has:
+ *
+ *  - struct NAME_opts: everything the command line says (options,
+ *    paths, WHO...), filled by
+ *    static int parse(int argc, char **argv, struct NAME_opts *o),
+ *    which returns QFD_OPTS_GO, QFD_OPTS_DONE (help printed) or
+ *    QFD_OPTS_BAD (one line said, through qfd_opts_bad()); it reads
+ *    options with qfd_getopt(), so a value given twice is refused, and
+ *    puts options that exclude each other in a struct qfd_excl table.
+ *    The command line's own errors are all found there; names and ids
+ *    are resolved next, before anything is opened.
+ *  - static int run(int argc, char **argv): parse(), then
+ *    qfd_opts_exit() if it did not go on; then the work, in small
+ *    functions, returning a QFD_EXIT_* code (qfd_exit_merge() for a run
+ *    that met several).  Kernel errors go through qfd_kerr().
+ *  - const struct qfd_cmd qfd_cmd_NAME = { name, run, synopsis, summary,
+ *    options, notes }: its --help is made from it (qfd_cmd_help()).
+ *  - Then: the extern in cmds.h, a line in the table below (its place is
+ *    its place in 'qfd --help'), the file in Makefile.am's
+ *    src_libqfd_a_SOURCES, its section in man/qfd.8 (and a page of its
+ *    own if it is large), and tests in tests/host/cli.bats (the command
+ *    line) and tests/vm/suites (the kernel).  The bash completion reads
+ *    commands and options from qfd's --help.
  */
 #include <err.h>
 #include <errno.h>
