@@ -515,7 +515,8 @@ static int parse(int argc, char **argv, struct check *k)
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
-	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS "ai:w:c:W:C:hV", opts, "i", NULL };
+	struct qfd_getopt g = { &qfd_cmd_check,
+				QFD_TYPE_SHORTOPTS "ai:w:c:W:C:hV", opts, "i", NULL };
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (qfd_typeopt(&k->asked, c))

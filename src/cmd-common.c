@@ -100,6 +100,18 @@ int qfd_getopt(struct qfd_getopt *g, int argc, char **argv)
 	return c;
 }
 
+int qfd_opt_default(const struct qfd_getopt *g, int c)
+{
+	if (c == 'h') {
+		qfd_cmd_help(g->cmd);
+		return QFD_OPTS_DONE;
+	}
+	if (c == QFD_OPT_REFUSED)
+		return qfd_opts_bad(g->cmd->name, "%s", g->msg);
+	qfd_usage_hint(g->cmd->name);
+	return QFD_OPTS_BAD;
+}
+
 bool qfd_targets_ok(const char *cmd, bool all, int npaths)
 {
 	if (all == (npaths > 0)) {

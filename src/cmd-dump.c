@@ -199,7 +199,7 @@ static int parse(int argc, char **argv, struct dump_opts *o)
 		{ "project-dirs", no_argument, NULL, OPT_PROJECT_DIRS },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS "h", opts, NULL, NULL };
+	struct qfd_getopt g = { &qfd_cmd_dump, QFD_TYPE_SHORTOPTS "h", opts, NULL, NULL };
 	int c;
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
@@ -209,12 +209,8 @@ static int parse(int argc, char **argv, struct dump_opts *o)
 		case OPT_PROJECT_DIRS:
 			o->dirs = true;
 			break;
-		case 'h':
-			qfd_cmd_help(&qfd_cmd_dump);
-			return QFD_OPTS_DONE;
 		default:
-			qfd_usage_hint("dump");
-			return QFD_OPTS_BAD;
+			return qfd_opt_default(&g, c);
 		}
 	}
 	if (optind + 1 != argc)

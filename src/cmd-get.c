@@ -78,7 +78,8 @@ static int parse(int argc, char **argv, struct get_opts *o)
 		{ "numeric", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "Nh", opts, NULL, NULL };
+	struct qfd_getopt g = { &qfd_cmd_get,
+				QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "Nh", opts, NULL, NULL };
 	int c;
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
@@ -88,14 +89,8 @@ static int parse(int argc, char **argv, struct get_opts *o)
 		case 'N':
 			o->numeric = true;
 			break;
-		case 'h':
-			qfd_cmd_help(&qfd_cmd_get);
-			return QFD_OPTS_DONE;
-		case QFD_OPT_REFUSED:
-			return qfd_opts_bad("get", "%s", g.msg);
 		default:
-			qfd_usage_hint("get");
-			return QFD_OPTS_BAD;
+			return qfd_opt_default(&g, c);
 		}
 	}
 	if (o->oo.list_columns) {

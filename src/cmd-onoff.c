@@ -117,8 +117,8 @@ static int parse(int argc, char **argv, struct onoff_opts *o)
 		[ACT_ON] = &qfd_cmd_on, [ACT_OFF] = &qfd_cmd_off,
 		[ACT_SYNC] = &qfd_cmd_sync,
 	};
-	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS "avh", opts, NULL, NULL };
-	const char *name = act_names[o->act];
+	struct qfd_getopt g = { cmds[o->act],
+				QFD_TYPE_SHORTOPTS "avh", opts, NULL, NULL };
 	int c;
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
@@ -131,17 +131,13 @@ static int parse(int argc, char **argv, struct onoff_opts *o)
 		case 'v':
 			o->verbose = true;
 			break;
-		case 'h':
-			qfd_cmd_help(cmds[o->act]);
-			return QFD_OPTS_DONE;
 		default:
-			qfd_usage_hint(name);
-			return QFD_OPTS_BAD;
+			return qfd_opt_default(&g, c);
 		}
 	}
 	o->paths = argv + optind;
 	o->npaths = argc - optind;
-	if (!qfd_targets_ok(name, o->all, o->npaths))
+	if (!qfd_targets_ok(g.cmd->name, o->all, o->npaths))
 		return QFD_OPTS_BAD;
 	return QFD_OPTS_GO;
 }

@@ -339,7 +339,7 @@ static int parse_action(struct project_cmd *pc, const char *act)
 /* The options after the action. */
 static int parse_opts(struct project_cmd *pc, int argc, char **argv)
 {
-	struct qfd_getopt g = { "rqbJno:Hh", project_opts, NULL, NULL };
+	struct qfd_getopt g = { &qfd_cmd_project, "rqbJno:Hh", project_opts, NULL, NULL };
 	int c;
 
 	optind = 0;
@@ -359,14 +359,8 @@ static int parse_opts(struct project_cmd *pc, int argc, char **argv)
 		case OPT_EXIT_CHANGED:
 			pc->exit_changed = true;
 			break;
-		case 'h':
-			qfd_cmd_help(&qfd_cmd_project);
-			return QFD_OPTS_DONE;
-		case QFD_OPT_REFUSED:
-			return qfd_opts_bad("project", "%s", g.msg);
 		default:
-			qfd_usage_hint("project");
-			return QFD_OPTS_BAD;
+			return qfd_opt_default(&g, c);
 		}
 	}
 	return QFD_OPTS_GO;

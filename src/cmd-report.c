@@ -148,7 +148,8 @@ static int parse(int argc, char **argv, struct report *r)
 	static const struct qfd_excl excl[] = {
 		PROM_EXCL(OPT_PROMETHEUS), PROM_EXCL(OPT_TEXTFILE), { 0 }
 	};
-	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "aANh", opts, NULL, excl };
+	struct qfd_getopt g = { &qfd_cmd_report,
+				QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "aANh", opts, NULL, excl };
 	char shown[QFD_SHOWN_LEN];
 	int c;
 
@@ -182,14 +183,8 @@ static int parse(int argc, char **argv, struct report *r)
 		case OPT_PROMETHEUS:
 			r->prometheus = true;
 			break;
-		case 'h':
-			qfd_cmd_help(&qfd_cmd_report);
-			return QFD_OPTS_DONE;
-		case QFD_OPT_REFUSED:
-			return qfd_opts_bad("report", "%s", g.msg);
 		default:
-			qfd_usage_hint("report");
-			return QFD_OPTS_BAD;
+			return qfd_opt_default(&g, c);
 		}
 	}
 	if (r->oo.list_columns) {

@@ -181,8 +181,9 @@ static int grace_opt(struct setcmd *s, int c, const char *arg)
 	return QFD_OPTS_GO;
 }
 
-/* One option of set's own: QFD_OPTS_GO, or what parse() returns. */
-static int set_opt(struct setcmd *s, int c, const char *arg)
+/* One option: QFD_OPTS_GO, or what parse() returns. */
+static int set_opt(struct setcmd *s, const struct qfd_getopt *g, int c,
+		   const char *arg)
 {
 	switch (c) {
 	case OPT_BSOFT:
@@ -218,12 +219,8 @@ static int set_opt(struct setcmd *s, int c, const char *arg)
 	case OPT_RAISE_ONLY:
 		s->raise_only = true;
 		break;
-	case 'h':
-		qfd_cmd_help(&qfd_cmd_set);
-		return QFD_OPTS_DONE;
 	default:
-		qfd_usage_hint("set");
-		return QFD_OPTS_BAD;
+		return qfd_opt_default(g, c);
 	}
 	return QFD_OPTS_GO;
 }
@@ -286,16 +283,15 @@ static int parse(int argc, char **argv, struct setcmd *s)
 		{ OPT_RESET_GRACE, { OPT_GRACE_TIME }, NULL },
 		{ 0 }
 	};
-	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS "nqbh", opts, NULL, excl };
+	struct qfd_getopt g = { &qfd_cmd_set,
+				QFD_TYPE_SHORTOPTS "nqbh", opts, NULL, excl };
 	unsigned int types = 0;
 	int c, rc;
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (qfd_typeopt(&types, c))
 			continue;
-		if (c == QFD_OPT_REFUSED)
-			return qfd_opts_bad("set", "%s", g.msg);
-		rc = set_opt(s, c, optarg);
+		rc = set_opt(s, &g, c, optarg);
 		if (rc)
 			return rc;
 	}

@@ -93,7 +93,8 @@ static int parse(int argc, char **argv, struct state_opts *o)
 		{ "all", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "ah", opts, NULL, NULL };
+	struct qfd_getopt g = { &qfd_cmd_state,
+				QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "ah", opts, NULL, NULL };
 	int c;
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
@@ -103,14 +104,8 @@ static int parse(int argc, char **argv, struct state_opts *o)
 		case 'a':
 			o->all = true;
 			break;
-		case 'h':
-			qfd_cmd_help(&qfd_cmd_state);
-			return QFD_OPTS_DONE;
-		case QFD_OPT_REFUSED:
-			return qfd_opts_bad("state", "%s", g.msg);
 		default:
-			qfd_usage_hint("state");
-			return QFD_OPTS_BAD;
+			return qfd_opt_default(&g, c);
 		}
 	}
 	if (o->oo.list_columns) {

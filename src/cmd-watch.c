@@ -306,7 +306,7 @@ static int parse(int argc, char **argv, struct watch *w)
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
-	struct qfd_getopt g = { "JNh", opts, NULL, NULL };
+	struct qfd_getopt g = { &qfd_cmd_watch, "JNh", opts, NULL, NULL };
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		switch (c) {
@@ -324,14 +324,8 @@ static int parse(int argc, char **argv, struct watch *w)
 						    optarg);
 			w->exec = optarg;
 			break;
-		case 'h':
-			qfd_cmd_help(&qfd_cmd_watch);
-			return QFD_OPTS_DONE;
-		case QFD_OPT_REFUSED:
-			return qfd_opts_bad("watch", "%s", g.msg);
 		default:
-			qfd_usage_hint("watch");
-			return QFD_OPTS_BAD;
+			return qfd_opt_default(&g, c);
 		}
 	}
 	if (optind < argc)

@@ -66,10 +66,11 @@ struct qfd_excl {
  * before it exclude.  A command's table, the short options that may come
  * again (check's -i), and its exclusions (NULL: none).  qfd_getopt()
  * returns what getopt_long() does, or QFD_OPT_REFUSED with the line to
- * print in msg.
+ * print in msg.  cmd names the command in messages and for -h.
  */
 #define QFD_OPT_BITS	0x400	/* option values are below */
 struct qfd_getopt {
+	const struct qfd_cmd *cmd;
 	const char *shortopts;
 	const struct option *longopts;
 	const char *repeatable;
@@ -81,6 +82,13 @@ struct qfd_getopt {
 enum { QFD_OPT_REFUSED = QFD_OPT_BITS - 1 };
 
 int qfd_getopt(struct qfd_getopt *g, int argc, char **argv);
+
+/*
+ * What every parser does with an option that is not its own: -h prints
+ * g->cmd's help (QFD_OPTS_DONE); QFD_OPT_REFUSED says g->msg, anything
+ * else (getopt has said it) the hint (QFD_OPTS_BAD).
+ */
+int qfd_opt_default(const struct qfd_getopt *g, int c);
 
 #define QFD_TYPE_SHORTOPTS	"ugp"
 #define QFD_TYPE_LONGOPTS \
