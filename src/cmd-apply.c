@@ -47,10 +47,6 @@ struct applycmd {
 	char stopmsg[2048];	/* its one line */
 };
 
-/*
- * Plain getopt_long(): --path given twice has always meant the last one
- * (qfd_getopt() would refuse it).
- */
 static int parse(int argc, char **argv, struct applycmd *a)
 {
 	static const struct option opts[] = {
@@ -64,9 +60,12 @@ static int parse(int argc, char **argv, struct applycmd *a)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	/* --path given twice has always meant the last one */
+	static const int repeats[] = { OPT_PATH, 0 };
+	struct qfd_getopt g = { &qfd_cmd_apply, "Jqh", opts, repeats, NULL };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "Jqh", opts, NULL)) != -1) {
+	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_CHECK: a->check = true; break;
 		case OPT_DIFF: a->diff = true; break;
@@ -75,12 +74,8 @@ static int parse(int argc, char **argv, struct applycmd *a)
 		case OPT_RAISE_ONLY: a->raise_only = true; break;
 		case 'q': a->quiet = true; break;
 		case OPT_EXIT_CHANGED: a->exit_changed = true; break;
-		case 'h':
-			qfd_cmd_help(&qfd_cmd_apply);
-			return QFD_OPTS_DONE;
 		default:
-			qfd_usage_hint("apply");
-			return QFD_OPTS_BAD;
+			return qfd_opt_default(&g, c);
 		}
 	}
 	if (optind >= argc)

@@ -515,8 +515,9 @@ static int parse(int argc, char **argv, struct check *k)
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
+	static const int repeats[] = { 'i', 0 };
 	struct qfd_getopt g = { &qfd_cmd_check,
-				QFD_TYPE_SHORTOPTS "ai:w:c:W:C:hV", opts, "i", NULL };
+				QFD_TYPE_SHORTOPTS "ai:w:c:W:C:hV", opts, repeats, NULL };
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (qfd_typeopt(&k->asked, c))

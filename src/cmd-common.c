@@ -6,8 +6,6 @@
 #include <errno.h>
 #include <stdarg.h>
 #include <stdio.h>
-#include <string.h>
-#include <sys/utsname.h>
 
 #include "cmds.h"
 #include "kerr.h"
@@ -51,6 +49,16 @@ static void opt_name(const struct qfd_getopt *g, int c, char *buf, size_t len)
 		snprintf(buf, len, "-%c (--%s)", c, o->name);
 }
 
+static bool opt_repeats(const struct qfd_getopt *g, int c)
+{
+	const int *r;
+
+	for (r = g->repeatable; r && *r; r++)
+		if (*r == c)
+			return true;
+	return false;
+}
+
 static bool opt_seen(const struct qfd_getopt *g, int c)
 {
 	return g->seen[c / 8] & (1u << (c % 8));
@@ -88,8 +96,7 @@ int qfd_getopt(struct qfd_getopt *g, int argc, char **argv)
 	if (c < 0 || c == '?' || c >= QFD_OPT_BITS)
 		return c;
 	/* flags may come twice: -J -J asks the same */
-	if (optarg && opt_seen(g, c) &&
-	    !(c < 0x80 && g->repeatable && strchr(g->repeatable, c))) {
+	if (optarg && opt_seen(g, c) && !opt_repeats(g, c)) {
 		opt_name(g, c, name, sizeof(name));
 		snprintf(g->msg, sizeof(g->msg), "%s given twice: give it once", name);
 		return QFD_OPT_REFUSED;

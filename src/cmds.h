@@ -63,8 +63,8 @@ struct qfd_excl {
  * getopt_long() for a command, refusing an option with a value given a
  * second time (--batch A --batch B, -w 80% -w 90%): the last one winning
  * would hide a slip in a script; and an option excl says the options
- * before it exclude.  A command's table, the short options that may come
- * again (check's -i), and its exclusions (NULL: none).  qfd_getopt()
+ * before it exclude.  A command's table, the options with a value that
+ * may come again (check's -i), and its exclusions (NULL: none).  qfd_getopt()
  * returns what getopt_long() does, or QFD_OPT_REFUSED with the line to
  * print in msg.  cmd names the command in messages and for -h.
  */
@@ -73,7 +73,7 @@ struct qfd_getopt {
 	const struct qfd_cmd *cmd;
 	const char *shortopts;
 	const struct option *longopts;
-	const char *repeatable;
+	const int *repeatable;	/* ends with 0; NULL: none */
 	const struct qfd_excl *excl;
 	unsigned char seen[QFD_OPT_BITS / 8];	/* a bit per option value */
 	char msg[128];
