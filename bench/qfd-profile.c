@@ -9,12 +9,12 @@
  * slow system calls.  No quota call reaches the kernel: "set" changes
  * nothing anywhere.
  *
- * What it replaces is only what talks to the kernel: qf_each() hands out
+ * What it replaces is only what talks to the kernel: qfd_quota_each() hands out
  * QFD_PROFILE_IDS entries (default 100,000) shaped as bench/report.sh
  * makes them (ids from 200000, 1 GiB / 2 GiB and 1000 / 2000 limits, one
- * id in 100 owning one 4 KiB file), qf_state() says user quotas are on,
- * and every PATH "opens" as an ext4 filesystem.  For set, qf_get()
- * answers an entry without limits for every id and qf_set() counts, so
+ * id in 100 owning one 4 KiB file), qfd_quota_state() says user quotas are on,
+ * and every PATH "opens" as an ext4 filesystem.  For set, qfd_quota_get()
+ * answers an entry without limits for every id and qfd_quota_set() counts, so
  * every line of a batch is planned and "written".  Names go through the
  * host's real NSS, as qfd's would.
  *
@@ -41,8 +41,6 @@
 #include "mnt.h"
 #include "output.h"
 #include "quota.h"
-
-bool qfd_debug;
 
 static uint32_t env_u32(const char *name, uint32_t dflt)
 {
@@ -89,7 +87,7 @@ static void make_dq(uint32_t i, struct qfd_dq *dq)
 		dq->space_soft = dq->files_hard = 0;
 }
 
-int qf_each(struct qfd_fs *fs, int type, qf_each_fn fn, void *arg)
+int qfd_quota_each(struct qfd_fs *fs, int type, qfd_quota_each_fn fn, void *arg)
 {
 	uint32_t i, n = n_ids();
 	struct qfd_dq dq;
@@ -107,7 +105,7 @@ int qf_each(struct qfd_fs *fs, int type, qf_each_fn fn, void *arg)
 	return 0;
 }
 
-int qf_state(struct qfd_fs *fs, int type, struct qfd_state *st)
+int qfd_quota_state(struct qfd_fs *fs, int type, struct qfd_state *st)
 {
 	(void)fs;
 	memset(st, 0, sizeof(*st));
@@ -119,11 +117,13 @@ int qf_state(struct qfd_fs *fs, int type, struct qfd_state *st)
 }
 
 int qfd_fs_open_list(char **paths, int npaths, bool all,
-		     struct qfd_fs **fss, size_t *nfs)
+		     struct qfd_fs **fss, size_t *nfs, char *why, size_t len)
 {
 	int i;
 
 	(void)all;
+	(void)why;
+	(void)len;
 	*fss = calloc((size_t)npaths, sizeof(**fss));
 	if (!*fss)
 		return 1;
@@ -161,7 +161,7 @@ int qfd_fs_open_exit(int rc)
 }
 
 /* set: every id has an entry with usage and no limits yet */
-int qf_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq)
+int qfd_quota_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq)
 {
 	(void)fs;
 	(void)type;
@@ -170,7 +170,7 @@ int qf_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq)
 	return 0;
 }
 
-int qf_set(struct qfd_fs *fs, int type, uint32_t id, unsigned int mask,
+int qfd_quota_set(struct qfd_fs *fs, int type, uint32_t id, unsigned int mask,
 	   const struct qfd_dq *val)
 {
 	(void)fs;
@@ -181,7 +181,7 @@ int qf_set(struct qfd_fs *fs, int type, uint32_t id, unsigned int mask,
 	return 0;
 }
 
-int qf_set_grace(struct qfd_fs *fs, int type, const uint64_t *space,
+int qfd_quota_set_grace(struct qfd_fs *fs, int type, const uint64_t *space,
 		 const uint64_t *files)
 {
 	(void)fs;
@@ -191,10 +191,16 @@ int qf_set_grace(struct qfd_fs *fs, int type, const uint64_t *space,
 	return 0;
 }
 
-uint64_t qf_limit_unit(const struct qfd_fs *fs)
+uint64_t qfd_quota_limit_unit(const struct qfd_fs *fs)
 {
 	(void)fs;
 	return QFD_LIMIT_UNIT;
+}
+
+/* the kernel's error lines name tmpfs support: not asked here */
+int qfd_tmpfs_quota_support(void)
+{
+	return -1;
 }
 
 void qfd_fs_free_list(struct qfd_fs *fss, size_t nfs)
@@ -203,23 +209,14 @@ void qfd_fs_free_list(struct qfd_fs *fss, size_t nfs)
 	free(fss);
 }
 
-void qfd_usage_hint(const char *cmd)
+static const struct qfd_cmd *find_cmd(const char *name)
 {
-	fprintf(stderr, "Try 'qfd %s --help' for more information.\n",
-		cmd ? cmd : "");
-}
-
-const struct qfd_cmd *qfd_find_cmd(const char *name)
-{
-	static const struct qfd_cmd cmds[] = {
-		{ "report", cmd_report, "[options] PATH", "the report being profiled" },
-		{ "set", cmd_set, "[options] PATH WHO...", "the set being profiled" },
-	};
+	static const struct qfd_cmd *const cmds[] = { &qfd_cmd_report, &qfd_cmd_set };
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
-		if (!strcmp(name, cmds[i].name))
-			return &cmds[i];
+		if (!strcmp(name, cmds[i]->name))
+			return cmds[i];
 	return NULL;
 }
 
@@ -245,11 +242,11 @@ int main(int argc, char **argv)
 	qfd_stdout_setup();
 	if (argc >= 2 && !strcmp(argv[1], "floor"))
 		return floor_loop();
-	if (argc < 2 || !qfd_find_cmd(argv[1])) {
+	if (argc < 2 || !find_cmd(argv[1])) {
 		fprintf(stderr, "usage: qfd-profile report|set [OPTIONS] PATH... | floor\n");
 		return 2;
 	}
-	rc = qfd_find_cmd(argv[1])->run(argc - 1, argv + 1);
+	rc = find_cmd(argv[1])->run(argc - 1, argv + 1);
 	qfd_ids_free();
 	if (fflush(stdout) || ferror(stdout))
 		return 1;

@@ -12,7 +12,7 @@
 
 #include "desired.h"
 #include "mnt.h"
-#include "projid.h"
+#include "fsattr.h"
 #include "quota.h"
 #include "setwrite.h"
 
@@ -40,7 +40,7 @@ struct fsplan {
 	struct typeplan t[QFD_NTYPES];
 	struct dirplan *dirs;	/* one per qfd_want_fs.dirs */
 	int mntfd;		/* the mount point, that dirs are beneath; -1 */
-	struct qfd_projids ids;
+	struct qfd_fsattr_seen ids;
 	size_t nchanged, nunchanged;
 };
 

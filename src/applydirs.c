@@ -68,15 +68,15 @@ static const char *plan_one(struct fsplan *fp, const struct qfd_want_dir *w,
 	if (!err && st.st_dev != fp->fs.dev)
 		err = EXDEV;
 	if (!err)
-		err = qfd_projid_get(&fp->ids, fd, &d->old);
+		err = qfd_fsattr_get(&fp->ids, fd, &d->old);
 	if (err == ENOTTY || err == EOPNOTSUPP)
-		qfd_projid_nosupport_msg(buf, len, fd);
+		qfd_fsattr_nosupport_msg(buf, len, fd);
 	close(fd);
 	if (err)
 		return err == ENOTTY || err == EOPNOTSUPP ? buf : open_err(err);
 	d->dev = st.st_dev;
 	d->ino = st.st_ino;
-	qfd_projid_want(&d->old, w->projid, w->inherit, &d->want);
+	qfd_fsattr_want(&d->old, w->projid, w->inherit, &d->want);
 	d->change = d->old.fsx_projid != d->want.fsx_projid ||
 		    d->old.fsx_xflags != d->want.fsx_xflags;
 	return NULL;
@@ -181,7 +181,7 @@ static int write_one(struct fsplan *fp, const struct qfd_want_dir *w,
 		err = ESTALE;
 	else {
 		snprintf(path, sizeof(path), "%s/%s", fp->fs.target, w->path);
-		err = qfd_projid_change(&fp->ids, fd, from, to, path);
+		err = qfd_fsattr_change(&fp->ids, fd, from, to, path);
 	}
 	close(fd);
 	return -err;
@@ -236,14 +236,14 @@ void qfd_dirs_put_back(struct fsplan *fp, const struct qfd_want_fs *wf,
 void qfd_dirs_msg(char *buf, size_t len, const struct fsplan *fp,
 		  const struct qfd_want_fs *wf, size_t dir, int err)
 {
-	const char *hint = qfd_projid_hint(-err, true);
+	const char *hint = qfd_fsattr_hint(-err, true);
 	char why[512];
 
-	if (qfd_projid_unsupported(&fp->ids, -err)) {
+	if (qfd_fsattr_unsupported(&fp->ids, -err)) {
 		int fd = open_beneath(fp->mntfd, wf->dirs[dir].path);
 
 		if (fd >= 0) {
-			qfd_projid_nosupport_msg(why, sizeof(why), fd);
+			qfd_fsattr_nosupport_msg(why, sizeof(why), fd);
 			close(fd);
 			hint = why;
 		}

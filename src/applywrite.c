@@ -15,7 +15,7 @@
 
 #include "apply.h"
 #include "batch.h"
-#include "cmds.h"
+#include "kerr.h"
 #include "sigdefer.h"
 
 struct applywrite {
@@ -58,7 +58,7 @@ static int write_grace(struct fsplan *fp, int t, const struct qfd_want_type *wt)
 
 	if (!tp->grace[0] && !tp->grace[1])
 		return 0;
-	rc = qf_set_grace(&fp->fs, t, tp->grace[0] ? &wt->grace[0] : NULL,
+	rc = qfd_quota_set_grace(&fp->fs, t, tp->grace[0] ? &wt->grace[0] : NULL,
 			  tp->grace[1] ? &wt->grace[1] : NULL);
 	tp->grace_written = !rc;
 	return rc;
@@ -71,7 +71,7 @@ static int write_enforce(struct fsplan *fp, int t, const struct qfd_want_type *w
 
 	if (!tp->enforce)
 		return 0;
-	rc = wt->enforce == QFD_ENF_ON ? qf_on(&fp->fs, t) : qf_off(&fp->fs, t);
+	rc = wt->enforce == QFD_ENF_ON ? qfd_quota_on(&fp->fs, t) : qfd_quota_off(&fp->fs, t);
 	tp->enforce_written = !rc;
 	return rc;
 }
@@ -152,7 +152,7 @@ static void undo_grace(struct applywrite *aw, size_t i, int t)
 
 	if (!tp->grace_written)
 		return;
-	rc = qf_set_grace(&fp->fs, t, tp->grace[0] ? &old[0] : NULL,
+	rc = qfd_quota_set_grace(&fp->fs, t, tp->grace[0] ? &old[0] : NULL,
 			  tp->grace[1] ? &old[1] : NULL);
 	if (rc)
 		kept(aw, i, t, rc, "put back the grace periods of", NULL);
@@ -180,7 +180,7 @@ static void undo_enforce(struct applywrite *aw, size_t i, int t)
 
 	if (!tp->enforce_written)
 		return;
-	rc = was_on ? qf_on(&fp->fs, t) : qf_off(&fp->fs, t);
+	rc = was_on ? qfd_quota_on(&fp->fs, t) : qfd_quota_off(&fp->fs, t);
 	if (rc)
 		kept(aw, i, t, rc, was_on ? "turn back on" : "turn back off", NULL);
 	else

@@ -45,7 +45,7 @@ int qfd_parse_limit(int lim, const char *s, uint64_t *v)
 	if (!rc) {
 		if (*v > UINT64_MAX - QFD_LIMIT_UNIT)
 			return -ERANGE;
-		*v = qf_round_limit(*v);
+		*v = qfd_quota_round_limit(*v);
 	}
 	return rc;
 }

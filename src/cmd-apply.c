@@ -25,6 +25,7 @@
 #include "batch.h"
 #include "cmds.h"
 #include "desired.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "quota.h"
 #include "sigdefer.h"
@@ -46,27 +47,7 @@ struct applycmd {
 	char stopmsg[2048];	/* its one line */
 };
 
-static void help(void)
-{
-	qfd_cmd_help("apply",
-		     "      --check          plan and show what would change, write nothing\n"
-		     "      --diff           show each change, old and new value\n"
-		     "  -J, --json           one JSON result: every item changed, unchanged or error\n"
-		     "      --path PATH      apply a document of one filesystem to PATH's instead\n"
-		     "      --raise-only     never lower a limit (none counts as the highest)\n"
-		     "  -q, --quiet          print nothing but errors\n"
-		     "      --exit-changed   exit 4 when something was changed, 0 when not\n",
-		     "FILE is a strict JSON document (RFC 8259; '-': stdin; at most 2 GiB), as\n"
-		     "'qfd dump' writes it:\n"
-		     "  {\"filesystems\": [{\"path\": \"/srv\", \"user\": {\"enforce\": true,\n"
-		     "    \"grace\": {\"space\": \"7d\", \"files\": \"7d\"},\n"
-		     "    \"limits\": [{\"who\": \"alice\", \"space-hard\": \"10G\", \"files-hard\": null}]}}]}\n"
-		     "null is no limit; a key left out keeps what the kernel has.  An item's\n"
-		     "\"space-grace-ends\"/\"files-grace-ends\" (seconds since 1970) sets when its\n"
-		     "running grace time ends, where it is over that soft limit.  qfd-apply(8).\n");
-}
-
-static int parse_opts(struct applycmd *a, int argc, char **argv)
+static int parse(int argc, char **argv, struct applycmd *a)
 {
 	static const struct option opts[] = {
 		{ "check", no_argument, NULL, OPT_CHECK },
@@ -79,9 +60,12 @@ static int parse_opts(struct applycmd *a, int argc, char **argv)
 		{ "help", no_argument, NULL, 'h' },
 		{ NULL, 0, NULL, 0 }
 	};
+	/* --path given twice has always meant the last one */
+	static const int repeats[] = { OPT_PATH, 0 };
+	struct qfd_getopt g = { &qfd_cmd_apply, "Jqh", opts, repeats, NULL };
 	int c;
 
-	while ((c = getopt_long(argc, argv, "Jqh", opts, NULL)) != -1) {
+	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		switch (c) {
 		case OPT_CHECK: a->check = true; break;
 		case OPT_DIFF: a->diff = true; break;
@@ -90,20 +74,16 @@ static int parse_opts(struct applycmd *a, int argc, char **argv)
 		case OPT_RAISE_ONLY: a->raise_only = true; break;
 		case 'q': a->quiet = true; break;
 		case OPT_EXIT_CHANGED: a->exit_changed = true; break;
-		case 'h':
-			help();
-			return -1;
 		default:
-			qfd_usage_hint("apply");
-			return QFD_EXIT_USAGE;
+			return qfd_opt_default(&g, c);
 		}
 	}
 	if (optind >= argc)
-		QFD_USAGE_ERR("apply", "name the document: a FILE, or '-' for stdin");
+		return qfd_opts_bad("apply", "name the document: a FILE, or '-' for stdin");
 	if (optind + 1 < argc)
-		QFD_USAGE_ERR("apply", "one document at a time");
+		return qfd_opts_bad("apply", "one document at a time");
 	a->file = argv[optind];
-	return 0;
+	return QFD_OPTS_GO;
 }
 
 /* The document, read in pieces as it is parsed (desired.c). */
@@ -147,7 +127,7 @@ static void plan_timers(const struct qfd_fs *fs, struct qfd_setreq *r,
 		if (!(r->asked & bit))
 			continue;
 		/* as the filesystem will keep it, so that a re-run is unchanged */
-		r->timer[i] = qf_round_timer(fs, r->timer[i]);
+		r->timer[i] = qfd_quota_round_timer(fs, r->timer[i]);
 		if (!soft || used[i] <= soft)
 			r->timer[i] = 0;
 		else if (r->timer[i] != r->old_timer[i] || (r->mask & (3u << 2 * i)))
@@ -155,53 +135,17 @@ static void plan_timers(const struct qfd_fs *fs, struct qfd_setreq *r,
 	}
 }
 
-/* Compare one limits item with the kernel's entry (as cmd-set.c does). */
-static int plan_limits(struct applycmd *a, struct fsplan *fp, int type,
-		       struct qfd_setreq *r)
+/* Compare one limits item with the kernel's entry, as set does. */
+static int plan_limits(const struct qfd_setplan *p, struct qfd_setreq *r)
 {
-	uint64_t final[QFD_NLIMITS], unit = qf_limit_unit(&fp->fs);
-	const struct qfd_setlist *l = &a->want.fs[fp - a->plan].t[type].list;
+	uint64_t final[QFD_NLIMITS];
 	struct qfd_dq dq;
-	int i, rc;
+	int rc;
 
-	rc = qf_get(&fp->fs, type, r->id, &dq);
+	rc = qfd_setreq_plan(p, r, final, &dq);
 	if (rc)
 		return rc;
-	r->old[QFD_LIM_SPACE_SOFT] = dq.space_soft;
-	r->old[QFD_LIM_SPACE_HARD] = dq.space_hard;
-	r->old[QFD_LIM_FILES_SOFT] = dq.files_soft;
-	r->old[QFD_LIM_FILES_HARD] = dq.files_hard;
-	/* to put back a grace time that a limit change restarts (setwrite.c) */
-	r->old_timer[QFD_TIMER_SPACE] = dq.space_timer;
-	r->old_timer[QFD_TIMER_FILES] = dq.files_timer;
-	r->mask = 0;
-	for (i = 0; i < QFD_NLIMITS; i++) {
-		bool asked = r->asked & (1u << i);
-		char where[512];
-
-		snprintf(where, sizeof(where), "%s: %s %s", fp->fs.target,
-			 qfd_type_name(type), qfd_setreq_who(l, r));
-		if (asked && qfd_setreq_resolve(l, r, i, where))
-			return 1;
-
-		/* as the filesystem will keep it, so that a re-run is unchanged */
-		if (asked && i <= QFD_LIM_SPACE_HARD && r->lim[i] % unit &&
-		    r->lim[i] <= UINT64_MAX - unit)
-			r->lim[i] += unit - r->lim[i] % unit;
-		if (asked && a->raise_only && qfd_lim_lowers(r->old[i], r->lim[i]))
-			asked = false;
-		final[i] = asked ? r->lim[i] : r->old[i];
-		if (asked && r->lim[i] != r->old[i])
-			r->mask |= 1u << i;
-	}
-	if ((final[QFD_LIM_SPACE_HARD] && final[QFD_LIM_SPACE_SOFT] > final[QFD_LIM_SPACE_HARD]) ||
-	    (final[QFD_LIM_FILES_HARD] && final[QFD_LIM_FILES_SOFT] > final[QFD_LIM_FILES_HARD])) {
-		warnx("%s: %s %s: a soft limit would exceed its hard limit",
-		      fp->fs.target, qfd_type_name(type),
-		      qfd_setreq_who(l, r));
-		return 1;
-	}
-	plan_timers(&fp->fs, r, final, &dq);
+	plan_timers(p->fs, r, final, &dq);
 	return 0;
 }
 
@@ -210,10 +154,12 @@ static int plan_type(struct applycmd *a, struct fsplan *fp, int type,
 		     struct qfd_want_type *wt, size_t *nbad)
 {
 	struct typeplan *tp = &fp->t[type];
+	struct qfd_setplan p = { &fp->fs, type, &wt->list,
+				 qfd_quota_limit_unit(&fp->fs), a->raise_only };
 	size_t n;
 	int rc;
 
-	rc = qf_state(&fp->fs, type, &tp->st);
+	rc = qfd_quota_state(&fp->fs, type, &tp->st);
 	if (!rc && !tp->st.accounting &&
 	    (wt->list.n || wt->grace_asked[0] || wt->grace_asked[1]))
 		rc = -ESRCH;
@@ -227,7 +173,7 @@ static int plan_type(struct applycmd *a, struct fsplan *fp, int type,
 	tp->grace[0] = wt->grace_asked[0] && wt->grace[0] != tp->st.space_grace;
 	tp->grace[1] = wt->grace_asked[1] && wt->grace[1] != tp->st.files_grace;
 	for (n = 0; n < wt->list.n; n++) {
-		rc = plan_limits(a, fp, type, &wt->list.v[n]);
+		rc = plan_limits(&p, &wt->list.v[n]);
 		if (rc < 0) {
 			qfd_kerr(&fp->fs, type, rc, "read");
 			return rc;
@@ -279,9 +225,7 @@ static int plan(struct applycmd *a)
 	size_t i, nbad = 0;
 	int t, rc;
 
-	a->plan = calloc(a->want.nfs ? a->want.nfs : 1, sizeof(*a->plan));
-	if (!a->plan)
-		errx(QFD_EXIT_FAILURE, "out of memory");
+	a->plan = qfd_xcalloc(a->want.nfs ? a->want.nfs : 1, sizeof(*a->plan));
 	for (i = 0; i < a->want.nfs; i++)
 		a->plan[i].fs.fd = a->plan[i].mntfd = -1;
 	rc = open_all(a);
@@ -291,7 +235,7 @@ static int plan(struct applycmd *a)
 		struct fsplan *fp = &a->plan[i];
 
 		if (a->want.fs[i].dirs && qfd_dirs_plan(fp, &a->want.fs[i], &nbad))
-			errx(QFD_EXIT_FAILURE, "out of memory");
+			qfd_oom();
 		for (t = 0; t < QFD_NTYPES; t++) {
 			if (!a->want.fs[i].t[t].present)
 				continue;
@@ -652,16 +596,16 @@ static int end_signals(struct applycmd *a, int rc)
 	return qfd_sigdefer_raise(sig);
 }
 
-int cmd_apply(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct applycmd a;
 	size_t i;
 	int rc;
 
 	memset(&a, 0, sizeof(a));
-	rc = parse_opts(&a, argc, argv);
+	rc = parse(argc, argv, &a);
 	if (rc)
-		return rc < 0 ? QFD_EXIT_OK : rc;
+		return qfd_opts_exit(rc);
 	rc = read_doc(&a);
 	if (!rc)
 		rc = plan(&a);
@@ -686,3 +630,25 @@ int cmd_apply(int argc, char **argv)
 	qfd_want_free(&a.want);
 	return rc;
 }
+
+const struct qfd_cmd qfd_cmd_apply = {
+	.name = "apply",
+	.run = run,
+	.args = "[--check] [--diff] [-J] [options] FILE|-",
+	.summary = "bring quotas to the state a JSON document describes",
+	.options = "      --check          plan and show what would change, write nothing\n"
+		   "      --diff           show each change, old and new value\n"
+		   "  -J, --json           one JSON result: every item changed, unchanged or error\n"
+		   "      --path PATH      apply a document of one filesystem to PATH's instead\n"
+		   "      --raise-only     never lower a limit (none counts as the highest)\n"
+		   "  -q, --quiet          print nothing but errors\n"
+		   "      --exit-changed   exit 4 when something was changed, 0 when not\n",
+	.notes = "FILE is a strict JSON document (RFC 8259; '-': stdin; at most 2 GiB), as\n"
+		 "'qfd dump' writes it:\n"
+		 "  {\"filesystems\": [{\"path\": \"/srv\", \"user\": {\"enforce\": true,\n"
+		 "    \"grace\": {\"space\": \"7d\", \"files\": \"7d\"},\n"
+		 "    \"limits\": [{\"who\": \"alice\", \"space-hard\": \"10G\", \"files-hard\": null}]}}]}\n"
+		 "null is no limit; a key left out keeps what the kernel has.  An item's\n"
+		 "\"space-grace-ends\"/\"files-grace-ends\" (seconds since 1970) sets when its\n"
+		 "running grace time ends, where it is over that soft limit.  qfd-apply(8).\n",
+};

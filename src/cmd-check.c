@@ -5,7 +5,7 @@
  * a '|', and the exit code the monitoring system reads: 0 OK, 1 WARNING,
  * 2 CRITICAL, 3 UNKNOWN (also for bad arguments, as plugins do).
  *
- * Every id is read with report's walk (qf_each), or named ids with
+ * Every id is read with report's walk (qfd_quota_each), or named ids with
  * Q_GETQUOTA; only counters and a bounded list of messages are kept, so a
  * filesystem with a million ids costs no more memory than one with ten.
  */
@@ -21,6 +21,7 @@
 
 #include "cmds.h"
 #include "ids.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "quota.h"
 #include "rows.h"
@@ -46,6 +47,8 @@ struct check {
 	struct thresh warn[NRES], crit[NRES];
 	unsigned int asked;
 	bool all;
+	char **paths;		/* without -a */
+	int npaths;
 	char **who;		/* --id, in order */
 	size_t nwho;
 	time_t now;
@@ -83,7 +86,7 @@ static void msg_add(struct msgs *l, const char *fmt, ...)
 	if (l->n < NMSG) {
 		va_start(ap, fmt);
 		if (vasprintf(&l->m[l->n], fmt, ap) < 0)
-			errx(P_UNKNOWN, "out of memory");
+			qfd_oom();
 		va_end(ap);
 		sanitize(l->m[l->n]);
 	}
@@ -98,7 +101,10 @@ static void msgs_free(struct msgs *l)
 		free(l->m[i]);
 }
 
-/* Bad arguments: UNKNOWN, as the plugin guidelines want, in one line. */
+/*
+ * Bad arguments: UNKNOWN, as the plugin guidelines want, in one line on
+ * stdout; QFD_OPTS_BAD, which cmd_check() makes P_UNKNOWN.
+ */
 static int check_usage(const char *fmt, ...)
 	__attribute__((format(printf, 1, 2)));
 
@@ -112,7 +118,7 @@ static int check_usage(const char *fmt, ...)
 	va_end(ap);
 	putchar('\n');
 	qfd_usage_hint("check");
-	return P_UNKNOWN;
+	return QFD_OPTS_BAD;
 }
 
 /* "80%" of the limit, or an absolute size (space) or count (files). */
@@ -169,7 +175,7 @@ static int limit_state(const struct check *k, const struct res *x, char *why,
 	char u[QFD_FMT_LEN], l[QFD_FMT_LEN], g[QFD_FMT_LEN];
 
 	fmt_amount(x, x->used, u);
-	switch (qfd_usage_status(x->used, x->soft, x->hard, x->timer, k->now)) {
+	switch (qfd_limit_status(x->used, x->soft, x->hard, x->timer, k->now)) {
 	case QFD_ST_HARD:
 		fmt_amount(x, x->hard, l);
 		snprintf(why, len, "%s %s at the hard limit %s", x->what, u, l);
@@ -234,7 +240,7 @@ static void perf_label(FILE *f, const char *mnt, const char *type,
 
 	if (asprintf(&s, "%s %s%s%s %s", mnt, type, who ? " " : "",
 		     who ? who : "", what) < 0)
-		errx(P_UNKNOWN, "out of memory");
+		qfd_oom();
 	sanitize(s);
 	fputs(" '", f);
 	for (p = s; *p; p++) {
@@ -350,7 +356,7 @@ static void check_named(struct check *k)
 				k->who[i], rc, buf, sizeof(buf)));
 			continue;
 		}
-		rc = qf_get(k->fs, k->type, id, &dq);
+		rc = qfd_quota_get(k->fs, k->type, id, &dq);
 		if (rc) {
 			check_kerr(k, k->type, rc, "read");
 			continue;
@@ -370,7 +376,7 @@ static void check_type(struct check *k, int type)
 		check_named(k);
 		return;
 	}
-	rc = qf_each(k->fs, type, check_walk_dq, k);
+	rc = qfd_quota_each(k->fs, type, check_walk_dq, k);
 	if (rc)
 		check_kerr(k, type, rc, "read");
 	else
@@ -447,28 +453,12 @@ static int check_finish(struct check *k)
 	if (total > shown)
 		printf("%sand %zu more", sep, total - shown);
 	if (fclose(k->pf))
-		errx(P_UNKNOWN, "out of memory");
+		qfd_oom();
 	k->pf = NULL;
 	if (k->perflen)
 		printf(" |%s", k->perf);
 	putchar('\n');
 	return st;
-}
-
-static void check_help(void)
-{
-	qfd_cmd_help("check", QFD_TYPE_HELP
-		     "  -a, --all            every mounted filesystem with quotas\n"
-		     "  -i, --id WHO         only this user, group or project (repeatable)\n"
-		     "  -w, --warning T      WARNING when space reaches T: a percentage of\n"
-		     "                       the limit (80%) or a size (9G)\n"
-		     "  -c, --critical T     CRITICAL when space reaches T, the same way\n"
-		     "  -W, --files-warning T   the same for files: 80% or a count (9000)\n"
-		     "  -C, --files-critical T  (default: -w and -c when they are percentages)\n"
-		     "  -V, --version        show the version\n",
-		     "Over a soft limit in grace is WARNING; grace expired or a hard limit\n"
-		     "reached is CRITICAL.  Exit status: 0 OK, 1 WARNING, 2 CRITICAL,\n"
-		     "3 UNKNOWN (quotas off, no quota support, denied, bad arguments).\n");
 }
 
 /* -w 80% covers files too, unless -W says otherwise. */
@@ -492,7 +482,7 @@ static int check_thresholds(struct check *k)
 					   i ? "files" : "space", i ? 'W' : 'w',
 					   i ? 'C' : 'c');
 	}
-	return -1;
+	return QFD_OPTS_GO;
 }
 
 static int check_thresh_opt(struct check *k, int c, const char *arg)
@@ -502,13 +492,16 @@ static int check_thresh_opt(struct check *k, int c, const char *arg)
 	struct thresh *t = c == 'w' || c == 'W' ? &k->warn[res] : &k->crit[res];
 
 	if (!parse_thresh(arg, res, t))
-		return -1;
+		return QFD_OPTS_GO;
 	return check_usage("-%c '%s': give a percentage of the limit (80%%) or %s",
 			   c, qfd_shown(arg, shown), res == RES_SPACE ? "a size (9G)" : "a number of files (9000)");
 }
 
-/* Returns -1 to go on, or the exit code. */
-static int check_options(struct check *k, int argc, char **argv)
+/*
+ * The parser contract of cmds.h; its errors are the plugin's UNKNOWN line
+ * (check_usage()), not a usage error.
+ */
+static int parse(int argc, char **argv, struct check *k)
 {
 	static const struct option opts[] = {
 		QFD_TYPE_LONGOPTS,
@@ -521,8 +514,10 @@ static int check_options(struct check *k, int argc, char **argv)
 		{ "version", no_argument, NULL, 'V' },
 		{ NULL, 0, NULL, 0 }
 	};
-	int c, rc;
-	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS "ai:w:c:W:C:hV", opts, "i" };
+	int c;
+	static const int repeats[] = { 'i', 0 };
+	struct qfd_getopt g = { &qfd_cmd_check,
+				QFD_TYPE_SHORTOPTS "ai:w:c:W:C:hV", opts, repeats, NULL };
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (qfd_typeopt(&k->asked, c))
@@ -538,18 +533,17 @@ static int check_options(struct check *k, int argc, char **argv)
 		case 'c':
 		case 'W':
 		case 'C':
-			rc = check_thresh_opt(k, c, optarg);
-			if (rc >= 0)
-				return rc;
+			if (check_thresh_opt(k, c, optarg))
+				return QFD_OPTS_BAD;
 			break;
 		case 'h':
-			check_help();
-			return P_OK;
+			qfd_cmd_help(&qfd_cmd_check);
+			return QFD_OPTS_DONE;
 		case 'V':
 			/* the Monitoring Plugins guidelines ask every plugin for it */
 			printf("qfd check %s\n", PACKAGE_VERSION);
-			return P_OK;
-		case QFD_OPT_TWICE:
+			return QFD_OPTS_DONE;
+		case QFD_OPT_REFUSED:
 			return check_usage("%s", g.msg);
 		default:
 			return check_usage("bad arguments: 'qfd check --help' lists the options");
@@ -558,10 +552,12 @@ static int check_options(struct check *k, int argc, char **argv)
 	if (k->all == (optind < argc))
 		return check_usage("%s", k->all ? "-a and paths exclude each other" :
 				   "name a path on the filesystem, or -a for all");
+	k->paths = argv + optind;
+	k->npaths = argc - optind;
 	return check_thresholds(k);
 }
 
-int cmd_check(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct check k = { .now = time(NULL) };
 	struct qfd_fs *fss = NULL;
@@ -570,20 +566,23 @@ int cmd_check(int argc, char **argv)
 	int rc;
 
 	/* --id can be given at most argc times */
-	k.who = calloc((size_t)argc, sizeof(*k.who));
+	qfd_fail_status = P_UNKNOWN;
+	k.who = qfd_xcalloc((size_t)argc, sizeof(*k.who));
 	k.pf = open_memstream(&k.perf, &k.perflen);
-	if (!k.who || !k.pf)
-		errx(P_UNKNOWN, "out of memory");
-	rc = check_options(&k, argc, argv);
-	/* Nagios and NRPE drop stderr: why a path failed goes on the status line */
-	if (rc < 0 && qfd_fs_open_list(argv + optind, argc - optind, k.all,
-				       &fss, &nfs, why, sizeof(why)))
-		msg_add(&k.unknowns, "%s", why);
-	if (rc < 0) {
-		for (i = 0; i < nfs; i++)
-			check_fs(&k, &fss[i]);
-		rc = check_finish(&k);
+	if (!k.pf)
+		qfd_oom();
+	rc = parse(argc, argv, &k);
+	if (rc) {
+		rc = rc < 0 ? P_UNKNOWN : P_OK;
+		goto out;
 	}
+	/* Nagios and NRPE drop stderr: why a path failed goes on the status line */
+	if (qfd_fs_open_list(k.paths, k.npaths, k.all, &fss, &nfs, why, sizeof(why)))
+		msg_add(&k.unknowns, "%s", why);
+	for (i = 0; i < nfs; i++)
+		check_fs(&k, &fss[i]);
+	rc = check_finish(&k);
+out:
 	if (k.pf)
 		fclose(k.pf);
 	qfd_fs_free_list(fss, nfs);
@@ -594,3 +593,22 @@ int cmd_check(int argc, char **argv)
 	free(k.who);
 	return rc;
 }
+
+const struct qfd_cmd qfd_cmd_check = {
+	.name = "check",
+	.run = run,
+	.args = "[-ugp] [-w T] [-c T] [-i WHO]... [-a | PATH...]",
+	.summary = "check quotas for Nagios, Icinga and other monitoring",
+	.options = QFD_TYPE_HELP
+		   "  -a, --all            every mounted filesystem with quotas\n"
+		   "  -i, --id WHO         only this user, group or project (repeatable)\n"
+		   "  -w, --warning T      WARNING when space reaches T: a percentage of\n"
+		   "                       the limit (80%) or a size (9G)\n"
+		   "  -c, --critical T     CRITICAL when space reaches T, the same way\n"
+		   "  -W, --files-warning T   the same for files: 80% or a count (9000)\n"
+		   "  -C, --files-critical T  (default: -w and -c when they are percentages)\n"
+		   "  -V, --version        show the version\n",
+	.notes = "Over a soft limit in grace is WARNING; grace expired or a hard limit\n"
+		 "reached is CRITICAL.  Exit status: 0 OK, 1 WARNING, 2 CRITICAL,\n"
+		 "3 UNKNOWN (quotas off, no quota support, denied, bad arguments).\n",
+};

@@ -25,9 +25,10 @@
 #include "batch.h"
 #include "cmds.h"
 #include "desired.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "output.h"
-#include "projid.h"
+#include "fsattr.h"
 #include "quota.h"
 
 enum { OPT_PROJECT_DIRS = 0x200 };
@@ -35,18 +36,6 @@ enum { OPT_PROJECT_DIRS = 0x200 };
 struct dump {
 	bool first;		/* no limits item printed yet in this type */
 };
-
-static void help(void)
-{
-	qfd_cmd_help("dump", QFD_TYPE_HELP
-		     "      --project-dirs   also every directory that carries a project id\n"
-		     "                       (with its inherit flag): a walk of the filesystem\n",
-		     "Writes enforcement, grace periods and every id's limits of PATH's\n"
-		     "filesystem as a JSON document for 'qfd apply' (qfd-apply(8)); the\n"
-		     "quota types given, or every type the filesystem accounts.  A grace\n"
-		     "time that runs is written as the time it ends (seconds since 1970).\n"
-		     "Usage is not written.\n");
-}
 
 static void print_lim(uint64_t v)
 {
@@ -93,7 +82,7 @@ static void print_str(const char *str)
 
 struct dirwalk {
 	struct qfd_fs *fs;
-	struct qfd_projids ids;
+	struct qfd_fsattr_seen ids;
 	size_t skip;		/* of fts_path: the mount point and its '/' */
 	bool first, failed, stop;
 };
@@ -106,12 +95,12 @@ static void dump_dir(struct dirwalk *w, FTSENT *e)
 	char msg[512];
 	int fd, err;
 
-	fd = qfd_projid_open_entry(e, false, &st);
+	fd = qfd_fsattr_open_entry(e, false, &st);
 	if (fd == -ESTALE)
 		return;
-	err = fd < 0 ? -fd : qfd_projid_get(&w->ids, fd, &fa);
-	if (err && fd >= 0 && qfd_projid_unsupported(&w->ids, err)) {
-		qfd_projid_nosupport_msg(msg, sizeof(msg), fd);
+	err = fd < 0 ? -fd : qfd_fsattr_get(&w->ids, fd, &fa);
+	if (err && fd >= 0 && qfd_fsattr_unsupported(&w->ids, err)) {
+		qfd_fsattr_nosupport_msg(msg, sizeof(msg), fd);
 		warnx("%s: cannot read project ids: %s", w->fs->target, msg);
 		w->stop = true;
 	} else if (err) {
@@ -176,7 +165,7 @@ static int dump_type(struct qfd_fs *fs, int type, bool *first_type)
 	struct qfd_state st;
 	int rc;
 
-	rc = qf_state(fs, type, &st);
+	rc = qfd_quota_state(fs, type, &st);
 	if (rc) {
 		qfd_kerr(fs, type, rc, "read");
 		return rc;
@@ -188,7 +177,7 @@ static int dump_type(struct qfd_fs *fs, int type, bool *first_type)
 	       (unsigned long long)st.space_grace,
 	       (unsigned long long)st.files_grace);
 	*first_type = false;
-	rc = qf_each(fs, type, dump_entry, &d);
+	rc = qfd_quota_each(fs, type, dump_entry, &d);
 	if (rc < 0) {
 		qfd_kerr(fs, type, rc, "read");
 		return rc;
@@ -197,58 +186,95 @@ static int dump_type(struct qfd_fs *fs, int type, bool *first_type)
 	return 0;
 }
 
-int cmd_dump(int argc, char **argv)
+struct dump_opts {
+	unsigned int asked;	/* -u/-g/-p */
+	bool dirs;		/* --project-dirs */
+	const char *path;
+};
+
+static int parse(int argc, char **argv, struct dump_opts *o)
 {
 	static const struct option opts[] = {
 		QFD_TYPE_LONGOPTS,
 		{ "project-dirs", no_argument, NULL, OPT_PROJECT_DIRS },
 		{ NULL, 0, NULL, 0 }
 	};
-	unsigned int asked = 0, types;
-	struct qfd_fs fs = { .fd = -1 };
-	bool first = true, dirs = false;
-	int c, t, rc;
+	struct qfd_getopt g = { &qfd_cmd_dump, QFD_TYPE_SHORTOPTS "h", opts, NULL, NULL };
+	int c;
 
-	while ((c = getopt_long(argc, argv, QFD_TYPE_SHORTOPTS "h", opts, NULL)) != -1) {
-		if (qfd_typeopt(&asked, c))
+	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
+		if (qfd_typeopt(&o->asked, c))
 			continue;
-		if (c == 'h') {
-			help();
-			return QFD_EXIT_OK;
+		switch (c) {
+		case OPT_PROJECT_DIRS:
+			o->dirs = true;
+			break;
+		default:
+			return qfd_opt_default(&g, c);
 		}
-		if (c == OPT_PROJECT_DIRS) {
-			dirs = true;
-			continue;
-		}
-		qfd_usage_hint("dump");
-		return QFD_EXIT_USAGE;
 	}
 	if (optind + 1 != argc)
-		QFD_USAGE_ERR("dump", optind >= argc ? "name a path on the filesystem" :
-			      "one filesystem at a time");
-	rc = qfd_fs_open(argv[optind], &fs);
-	if (rc)
-		return qfd_fs_open_exit(rc);
-	/* nothing is printed before the types are known to be readable */
-	rc = qfd_fs_types(&fs, asked, &types, false);
-	if (rc) {
-		qfd_fs_close(&fs);
-		return QFD_EXIT_FAILURE;
-	}
-	/* a dump cut short by a failure must not reach apply as a whole one */
-	if (qfd_stdout_hold()) {
-		qfd_fs_close(&fs);
-		return QFD_EXIT_FAILURE;
-	}
+		return qfd_opts_bad("dump", "%s", optind >= argc ?
+				    "name a path on the filesystem" :
+				    "one filesystem at a time");
+	o->path = argv[optind];
+	return QFD_OPTS_GO;
+}
+
+/* The document, once the types are known to be readable. */
+static int dump_doc(const struct dump_opts *o, struct qfd_fs *fs,
+		    unsigned int types)
+{
+	bool first = true;
+	int t, rc = 0;
+
 	printf("{\n  \"filesystems\": [\n    {\n      \"path\": ");
-	print_str(fs.target);
+	print_str(fs->target);
 	putchar(',');
 	for (t = 0; t < QFD_NTYPES && !rc; t++)
 		if (types & QFD_TYPE_BIT(t))
-			rc = dump_type(&fs, t, &first);
-	if (!rc && dirs)
-		rc = dump_dirs(&fs);
+			rc = dump_type(fs, t, &first);
+	if (!rc && o->dirs)
+		rc = dump_dirs(fs);
 	printf("\n    }\n  ]\n}\n");
+	return rc;
+}
+
+static int run(int argc, char **argv)
+{
+	struct dump_opts o = { 0 };
+	struct qfd_fs fs = { .fd = -1 };
+	unsigned int types;
+	int rc;
+
+	rc = parse(argc, argv, &o);
+	if (rc)
+		return qfd_opts_exit(rc);
+	rc = qfd_fs_open(o.path, &fs);
+	if (rc)
+		return qfd_fs_open_exit(rc);
+	/* nothing is printed before the types are known to be readable */
+	rc = qfd_fs_types(&fs, o.asked, &types, false);
+	/* a dump cut short by a failure must not reach apply as a whole one */
+	if (!rc)
+		rc = qfd_stdout_hold();
+	if (!rc)
+		rc = dump_doc(&o, &fs, types);
 	qfd_fs_close(&fs);
 	return rc ? QFD_EXIT_FAILURE : QFD_EXIT_OK;
 }
+
+const struct qfd_cmd qfd_cmd_dump = {
+	.name = "dump",
+	.run = run,
+	.args = "[-ugp] [--project-dirs] PATH",
+	.summary = "write a filesystem's quota state as a document for apply",
+	.options = QFD_TYPE_HELP
+		   "      --project-dirs   also every directory that carries a project id\n"
+		   "                       (with its inherit flag): a walk of the filesystem\n",
+	.notes = "Writes enforcement, grace periods and every id's limits of PATH's\n"
+		 "filesystem as a JSON document for 'qfd apply' (qfd-apply(8)); the\n"
+		 "quota types given, or every type the filesystem accounts.  A grace\n"
+		 "time that runs is written as the time it ends (seconds since 1970).\n"
+		 "Usage is not written.\n",
+};

@@ -13,6 +13,7 @@
 
 #include "cmds.h"
 #include "ids.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "output.h"
 #include "quota.h"
@@ -58,7 +59,18 @@ static int add_own(struct who **v, size_t *n, int type)
 	return 0;
 }
 
-int cmd_get(int argc, char **argv)
+struct get_opts {
+	unsigned int types;
+	struct qfd_outopts oo;
+	bool numeric;
+	const char *path;
+	char **names;		/* WHO... as given; none: the caller's own */
+	int nnames;
+	struct who *who;	/* every WHO, resolved */
+	size_t nwho;
+};
+
+static int parse(int argc, char **argv, struct get_opts *o)
 {
 	static const struct option opts[] = {
 		QFD_TYPE_LONGOPTS,
@@ -66,113 +78,149 @@ int cmd_get(int argc, char **argv)
 		{ "numeric", no_argument, NULL, 'N' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct qfd_outopts oo = { .cmd = "get" };
-	struct qfd_val vals[QCOL_NCOLS];
-	unsigned int types = 0;
-	struct who *who = NULL, *nw;
-	struct qfd_out *out = NULL;
-	bool numeric = false;
-	size_t nwho = 0, i;
-	struct qfd_fs fs;
-	time_t now;
-	int c, t, err, rc = QFD_EXIT_OK;
-	char msg[256];
-	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "Nh", opts, NULL };
+	struct qfd_getopt g = { &qfd_cmd_get,
+				QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "Nh", opts, NULL, NULL };
+	int c;
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
-		if (qfd_typeopt(&types, c) || qfd_outopt(&oo, c, optarg))
+		if (qfd_typeopt(&o->types, c) || qfd_outopt(&o->oo, c, optarg))
 			continue;
 		switch (c) {
 		case 'N':
-			numeric = true;
+			o->numeric = true;
 			break;
-		case 'h':
-			qfd_cmd_help("get", QFD_TYPE_HELP
-				     "  -N, --numeric        do not resolve ids to names\n"
-				     QFD_OUT_HELP,
-				     "WHO is a name, a number, or #NUMBER for a number that is also a name.\n"
-				     "Without WHO: your own user, or all your groups with -g.\n");
-			return QFD_EXIT_OK;
-		case QFD_OPT_TWICE:
-			QFD_USAGE_ERR("get", "%s", g.msg);
 		default:
-			qfd_usage_hint("get");
-			return QFD_EXIT_USAGE;
+			return qfd_opt_default(&g, c);
 		}
 	}
-	if (oo.list_columns) {
+	if (o->oo.list_columns) {
 		qfd_out_list_columns(qfd_quota_cols, QCOL_NCOLS);
-		return QFD_EXIT_OK;
+		return QFD_OPTS_DONE;
 	}
 	if (optind >= argc)
-		QFD_USAGE_ERR("get", "name a path on the filesystem");
-	if (!types)
-		types = QFD_TYPE_BIT(QFD_USR);
+		return qfd_opts_bad("get", "name a path on the filesystem");
+	o->path = argv[optind];
+	o->names = argv + optind + 1;
+	o->nnames = argc - optind - 1;
+	if (!o->types)
+		o->types = QFD_TYPE_BIT(QFD_USR);
 	/* a person reading users and groups together must tell them apart */
-	if ((types & (types - 1)) && !oo.columns && oo.format == QFD_FMT_TABLE)
-		oo.columns = "TYPE,NAME,ID,STATUS,SPACE,SPACE-SOFT,SPACE-HARD,"
-			     "SPACE-GRACE,FILES,FILES-SOFT,FILES-HARD,FILES-GRACE";
+	if ((o->types & (o->types - 1)) && !o->oo.columns &&
+	    o->oo.format == QFD_FMT_TABLE)
+		o->oo.columns = "TYPE,NAME,ID,STATUS,SPACE,SPACE-SOFT,SPACE-HARD,"
+				"SPACE-GRACE,FILES,FILES-SOFT,FILES-HARD,FILES-GRACE";
+	return QFD_OPTS_GO;
+}
 
-	/* every WHO is resolved before the first quota call */
-	for (t = 0; t < QFD_NTYPES; t++) {
-		if (!(types & QFD_TYPE_BIT(t)))
-			continue;
-		if (optind + 1 == argc) {
-			err = add_own(&who, &nwho, t);
-			if (err == -EINVAL) {
-				free(who);
-				QFD_USAGE_ERR("get", "name the project: processes have no own project");
-			}
-			if (err) {
-				free(who);
-				errx(QFD_EXIT_FAILURE, "cannot list your own ids: %s",
-				     strerror(-err));
-			}
-			continue;
-		}
-		nw = reallocarray(who, nwho + (size_t)(argc - optind), sizeof(*who));
-		if (!nw) {
-			free(who);
-			errx(QFD_EXIT_FAILURE, "out of memory");
-		}
-		who = nw;
-		for (i = (size_t)optind + 1; i < (size_t)argc; i++) {
-			who[nwho].type = t;
-			err = qfd_id_parse(t, argv[i], &who[nwho].id);
-			if (err) {
-				free(who);
-				warnx("%s", qfd_id_strerror(t, argv[i], err, msg, sizeof(msg)));
-				return QFD_EXIT_USAGE;
-			}
-			nwho++;
-		}
-	}
+/* Every WHO named, of type t: 0 or the exit status. */
+static int add_named(struct get_opts *o, int t)
+{
+	char msg[256];
+	int i, err;
 
-	out = qfd_out_new("quotas", qfd_quota_cols, QCOL_NCOLS, &oo);
-	err = out ? qfd_fs_open(argv[optind], &fs) : 0;
-	if (!out || err) {
-		free(who);
-		qfd_out_free(out);
-		return out ? qfd_fs_open_exit(err) : QFD_EXIT_USAGE;
-	}
-	now = time(NULL);
-	for (i = 0; i < nwho; i++) {
-		struct qfd_dq dq;
-
-		err = qf_get(&fs, who[i].type, who[i].id, &dq);
+	o->who = qfd_xreallocarray(o->who, o->nwho + (size_t)o->nnames,
+				   sizeof(*o->who));
+	for (i = 0; i < o->nnames; i++) {
+		o->who[o->nwho].type = t;
+		err = qfd_id_parse(t, o->names[i], &o->who[o->nwho].id);
 		if (err) {
-			qfd_kerr(&fs, who[i].type, err, "read");
+			warnx("%s", qfd_id_strerror(t, o->names[i], err, msg, sizeof(msg)));
+			return QFD_EXIT_USAGE;
+		}
+		o->nwho++;
+	}
+	return 0;
+}
+
+/* Every WHO is resolved before the first quota call: 0 or the exit status. */
+static int resolve(struct get_opts *o)
+{
+	int t, err;
+
+	for (t = 0; t < QFD_NTYPES; t++) {
+		if (!(o->types & QFD_TYPE_BIT(t)))
+			continue;
+		if (o->nnames) {
+			err = add_named(o, t);
+			if (err)
+				return err;
+			continue;
+		}
+		err = add_own(&o->who, &o->nwho, t);
+		if (err == -EINVAL)
+			return qfd_opts_exit(qfd_opts_bad("get", "name the project: processes have no own project"));
+		if (err)
+			errx(QFD_EXIT_FAILURE, "cannot list your own ids: %s",
+			     strerror(-err));
+	}
+	return 0;
+}
+
+/* A row an id; the ids the kernel would not read are reported. */
+static int show(struct get_opts *o, struct qfd_fs *fs, struct qfd_out *out)
+{
+	struct qfd_val vals[QCOL_NCOLS];
+	const struct who *w;
+	time_t now = time(NULL);
+	int err, rc = QFD_EXIT_OK;
+	struct qfd_dq dq;
+
+	for (w = o->who; w < o->who + o->nwho; w++) {
+		err = qfd_quota_get(fs, w->type, w->id, &dq);
+		if (err) {
+			qfd_kerr(fs, w->type, err, "read");
 			rc = QFD_EXIT_FAILURE;
 			continue;
 		}
-		qfd_dq_row(vals, &fs, who[i].type, &dq,
-			   numeric ? NULL : qfd_id_name(who[i].type, dq.id), now);
+		qfd_dq_row(vals, fs, w->type, &dq,
+			   o->numeric ? NULL : qfd_id_name(w->type, dq.id), now);
 		if (qfd_out_add(out, vals))
-			errx(QFD_EXIT_FAILURE, "out of memory");
+			qfd_oom();
 	}
 	if (qfd_out_print(out))
 		rc = QFD_EXIT_FAILURE;
-	qfd_fs_close(&fs);
-	free(who);
 	return rc;
 }
+
+static int run(int argc, char **argv)
+{
+	struct get_opts o = { .oo.cmd = "get" };
+	struct qfd_out *out;
+	struct qfd_fs fs;
+	int rc;
+
+	rc = parse(argc, argv, &o);
+	if (rc)
+		return qfd_opts_exit(rc);
+	rc = resolve(&o);
+	if (rc)
+		goto out;
+	out = qfd_out_new("quotas", qfd_quota_cols, QCOL_NCOLS, &o.oo);
+	if (!out) {
+		rc = QFD_EXIT_USAGE;
+		goto out;
+	}
+	rc = qfd_fs_open(o.path, &fs);
+	if (rc) {
+		qfd_out_free(out);
+		rc = qfd_fs_open_exit(rc);
+		goto out;
+	}
+	rc = show(&o, &fs, out);
+	qfd_fs_close(&fs);
+out:
+	free(o.who);
+	return rc;
+}
+
+const struct qfd_cmd qfd_cmd_get = {
+	.name = "get",
+	.run = run,
+	.args = "[-ugp] [options] PATH [WHO...]",
+	.summary = "show usage and limits (default: your own)",
+	.options = QFD_TYPE_HELP
+		   "  -N, --numeric        do not resolve ids to names\n"
+		   QFD_OUT_HELP,
+	.notes = "WHO is a name, a number, or #NUMBER for a number that is also a name.\n"
+		 "Without WHO: your own user, or all your groups with -g.\n",
+};

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cmds.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "quota.h"
 
@@ -48,7 +49,7 @@ static int act_one(struct qfd_fs *fs, int type, enum action act, bool verbose,
 
 	if (act != ACT_SYNC) {
 		/* on and off are idempotent: say so instead of EBUSY/EEXIST */
-		rc = qf_state(fs, type, &st);
+		rc = qfd_quota_state(fs, type, &st);
 		if (!rc && st.accounting && st.enforcing == (act == ACT_ON)) {
 			if (verbose)
 				printf("%s: %s quotas already %s\n", fs->target,
@@ -71,13 +72,13 @@ static int act_one(struct qfd_fs *fs, int type, enum action act, bool verbose,
 		return rc;
 	switch (act) {
 	case ACT_ON:
-		rc = qf_on(fs, type);
+		rc = qfd_quota_on(fs, type);
 		break;
 	case ACT_OFF:
-		rc = qf_off(fs, type);
+		rc = qfd_quota_off(fs, type);
 		break;
 	default:
-		rc = qf_sync(fs, type);
+		rc = qfd_quota_sync(fs, type);
 	}
 	if (rc == -EINVAL && act == ACT_ON) {
 		warnx("%s: cannot turn %s quotas on: %s keeps them in visible quota files (aquota.*) that quotactl_fd cannot name, or was mounted without them; use quotaon(8), or enable hidden quota inodes (tune2fs -O quota)",
@@ -96,7 +97,15 @@ static int act_one(struct qfd_fs *fs, int type, enum action act, bool verbose,
 	return 0;
 }
 
-static int run(int argc, char **argv, enum action act)
+struct onoff_opts {
+	enum action act;
+	unsigned int asked;	/* -u/-g/-p */
+	bool all, verbose;
+	char **paths;
+	int npaths;
+};
+
+static int parse(int argc, char **argv, struct onoff_opts *o)
 {
 	static const struct option opts[] = {
 		QFD_TYPE_LONGOPTS,
@@ -104,66 +113,106 @@ static int run(int argc, char **argv, enum action act)
 		{ "verbose", no_argument, NULL, 'v' },
 		{ NULL, 0, NULL, 0 }
 	};
-	const char *name = act_names[act];
-	unsigned int asked = 0, types;
-	bool all = false, verbose = false, said;
-	struct qfd_fs *fss;
-	size_t nfs, i;
-	int c, t, rc = QFD_EXIT_OK;
+	static const struct qfd_cmd *const cmds[] = {
+		[ACT_ON] = &qfd_cmd_on, [ACT_OFF] = &qfd_cmd_off,
+		[ACT_SYNC] = &qfd_cmd_sync,
+	};
+	struct qfd_getopt g = { cmds[o->act],
+				QFD_TYPE_SHORTOPTS "avh", opts, NULL, NULL };
+	int c;
 
-	while ((c = getopt_long(argc, argv, QFD_TYPE_SHORTOPTS "avh", opts, NULL)) != -1) {
-		if (qfd_typeopt(&asked, c))
+	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
+		if (qfd_typeopt(&o->asked, c))
 			continue;
 		switch (c) {
 		case 'a':
-			all = true;
+			o->all = true;
 			break;
 		case 'v':
-			verbose = true;
+			o->verbose = true;
 			break;
-		case 'h':
-			qfd_cmd_help(name, QFD_TYPE_HELP
-				     "  -a, --all            every mounted filesystem with quotas\n"
-				     "  -v, --verbose        say what was done\n", NULL);
-			return QFD_EXIT_OK;
 		default:
-			qfd_usage_hint(name);
-			return QFD_EXIT_USAGE;
+			return qfd_opt_default(&g, c);
 		}
 	}
-	if (!qfd_targets_ok(name, all, argc - optind))
-		return QFD_EXIT_USAGE;
-	rc = qfd_fs_open_list(argv + optind, argc - optind, all, &fss, &nfs, NULL, 0);
+	o->paths = argv + optind;
+	o->npaths = argc - optind;
+	if (!qfd_targets_ok(g.cmd->name, o->all, o->npaths))
+		return QFD_OPTS_BAD;
+	return QFD_OPTS_GO;
+}
+
+static int run(int argc, char **argv, enum action act)
+{
+	struct onoff_opts o = { .act = act };
+	unsigned int types;
+	struct qfd_fs *fss;
+	size_t nfs, i;
+	bool said;
+	int t, rc;
+
+	rc = parse(argc, argv, &o);
+	if (rc)
+		return qfd_opts_exit(rc);
+	rc = qfd_fs_open_list(o.paths, o.npaths, o.all, &fss, &nfs, NULL, 0);
 	if (rc)
 		return rc;
 	for (i = 0; i < nfs; i++) {
 		/* with -a, filesystems without quotas are not an error */
-		if (qfd_fs_types(&fss[i], asked, &types, all)) {
-			if (!all)
+		if (qfd_fs_types(&fss[i], o.asked, &types, o.all)) {
+			if (!o.all)
 				rc = QFD_EXIT_FAILURE;
 			continue;
 		}
 		said = false;
 		for (t = 0; t < QFD_NTYPES; t++)
 			if ((types & QFD_TYPE_BIT(t)) &&
-			    act_one(&fss[i], t, act, verbose, &said))
+			    act_one(&fss[i], t, act, o.verbose, &said))
 				rc = QFD_EXIT_FAILURE;
 	}
 	qfd_fs_free_list(fss, nfs);
 	return rc;
 }
 
-int cmd_on(int argc, char **argv)
+static int run_on(int argc, char **argv)
 {
 	return run(argc, argv, ACT_ON);
 }
 
-int cmd_off(int argc, char **argv)
+static int run_off(int argc, char **argv)
 {
 	return run(argc, argv, ACT_OFF);
 }
 
-int cmd_sync(int argc, char **argv)
+static int run_sync(int argc, char **argv)
 {
 	return run(argc, argv, ACT_SYNC);
 }
+
+#define ONOFF_HELP QFD_TYPE_HELP \
+	"  -a, --all            every mounted filesystem with quotas\n" \
+	"  -v, --verbose        say what was done\n"
+
+const struct qfd_cmd qfd_cmd_on = {
+	.name = "on",
+	.run = run_on,
+	.args = "[-ugp] [-a | PATH...]",
+	.summary = "turn quota enforcement on",
+	.options = ONOFF_HELP,
+};
+
+const struct qfd_cmd qfd_cmd_off = {
+	.name = "off",
+	.run = run_off,
+	.args = "[-ugp] [-a | PATH...]",
+	.summary = "turn quota enforcement off (usage is still counted)",
+	.options = ONOFF_HELP,
+};
+
+const struct qfd_cmd qfd_cmd_sync = {
+	.name = "sync",
+	.run = run_sync,
+	.args = "[-ugp] [-a | PATH...]",
+	.summary = "write quota state to disk",
+	.options = ONOFF_HELP,
+};

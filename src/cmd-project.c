@@ -40,7 +40,7 @@
 #include "ids.h"
 #include "mnt.h"
 #include "output.h"
-#include "projid.h"
+#include "fsattr.h"
 
 enum action { ACT_SET, ACT_CLEAR, ACT_SHOW };
 
@@ -76,39 +76,17 @@ struct walk {
 	const char *path;	/* of the inode being visited, for messages */
 	size_t nchanged, nunchanged;
 	bool failed;
-	struct qfd_projids ids;	/* what this filesystem has shown */
+	struct qfd_fsattr_seen ids;	/* what this filesystem has shown */
 	bool stop;		/* it does not: the walk ends */
 	struct qfd_out *out;	/* show */
 	char **strs;		/* show: paths the table points to until printed */
 	size_t nstrs, astrs;
 };
 
-static void help(void)
-{
-	qfd_cmd_help("project",
-		     "  -r, --recursive      also everything below DIR (not following symbolic\n"
-		     "                       links, not crossing into other filesystems)\n"
-		     "  -q, --quiet          set, clear: print nothing but errors\n"
-		     "      --exit-changed   set, clear: exit 4 when something was changed\n"
-		     "show only:\n"
-		     QFD_OUT_HELP_COLS
-		     "      --raw            raw output: one line per row, no alignment\n"
-		     QFD_OUT_HELP_REST,
-		     "Actions:\n"
-		     "  set DIR PROJECT      charge DIR to PROJECT and let what is created in it\n"
-		     "                       inherit it (with -r: what is already there, too)\n"
-		     "  clear DIR...         remove the project id and the inherit flag\n"
-		     "  show PATH...         the project and inherit flag of each path\n"
-		     "\nPROJECT is a name from " QFD_PROJID_FILE " or a number.  The filesystem needs\n"
-		     "project ids: ext4 made with -O project (and 256-byte inodes), f2fs made with\n"
-		     "-O extra_attr,project_quota, or XFS.  Without them nothing is changed.\n"
-		     "Then 'qfd set -p PATH PROJECT --bhard SIZE' limits the tree.\n");
-}
-
 /* One line naming the path, with what to do where there is something. */
 static void path_err(struct walk *w, int err, const char *op)
 {
-	const char *hint = qfd_projid_hint(err, w->act == ACT_SET);
+	const char *hint = qfd_fsattr_hint(err, w->act == ACT_SET);
 
 	w->failed = true;
 	if (hint)
@@ -127,7 +105,7 @@ static void no_projids(struct walk *w, int fd, const char *op)
 
 	w->failed = true;
 	w->stop = true;
-	qfd_projid_nosupport_msg(msg, sizeof(msg), fd);
+	qfd_fsattr_nosupport_msg(msg, sizeof(msg), fd);
 	warnx("%s: cannot %s: %s", w->path, op, msg);
 }
 
@@ -171,9 +149,9 @@ static int visit(struct walk *w, int fd, const struct stat *st)
 	struct fsxattr fa, want;
 	int err;
 
-	err = qfd_projid_get(&w->ids, fd, &fa);
+	err = qfd_fsattr_get(&w->ids, fd, &fa);
 	if (err) {
-		if (qfd_projid_unsupported(&w->ids, err))
+		if (qfd_fsattr_unsupported(&w->ids, err))
 			no_projids(w, fd, op);
 		else
 			path_err(w, err, "read the project");
@@ -182,15 +160,15 @@ static int visit(struct walk *w, int fd, const struct stat *st)
 	if (w->act == ACT_SHOW)
 		return show_row(w, st, &fa);
 
-	qfd_projid_want(&fa, w->projid, dir && w->act == ACT_SET, &want);
+	qfd_fsattr_want(&fa, w->projid, dir && w->act == ACT_SET, &want);
 	/* idempotent: an inode that already is as asked is not written */
 	if (fa.fsx_projid == want.fsx_projid &&
 	    fa.fsx_xflags == want.fsx_xflags) {
 		w->nunchanged++;
 		return 0;
 	}
-	err = qfd_projid_change(&w->ids, fd, &fa, &want, w->path);
-	if (err && qfd_projid_unsupported(&w->ids, err))
+	err = qfd_fsattr_change(&w->ids, fd, &fa, &want, w->path);
+	if (err && qfd_fsattr_unsupported(&w->ids, err))
 		no_projids(w, fd, op);
 	else if (err)
 		path_err(w, err, op);
@@ -205,7 +183,7 @@ static int visit_entry(struct walk *w, FTSENT *e, bool follow)
 	struct stat st;
 	int fd, rc;
 
-	fd = qfd_projid_open_entry(e, follow, &st);
+	fd = qfd_fsattr_open_entry(e, follow, &st);
 	if (fd == -ESTALE)
 		return 0;
 	if (fd < 0) {
@@ -316,6 +294,8 @@ struct project_cmd {
 	bool quiet, exit_changed;
 	size_t changed;		/* over every path */
 	char who[300];		/* "project NAME (ID)", for the summaries */
+	char **paths;		/* to walk */
+	int npaths;
 };
 
 static const struct option project_opts[] = {
@@ -335,15 +315,14 @@ static const struct option project_opts[] = {
 	{ NULL, 0, NULL, 0 }
 };
 
-/* 0, or the exit status: help was printed or the action is unknown */
-static int parse_action(struct project_cmd *pc, const char *act, bool *done)
+/* The action, the first argument (or -h). */
+static int parse_action(struct project_cmd *pc, const char *act)
 {
 	char shown[QFD_SHOWN_LEN];
 
-	*done = true;
 	if (!strcmp(act, "-h") || !strcmp(act, "--help")) {
-		help();
-		return QFD_EXIT_OK;
+		qfd_cmd_help(&qfd_cmd_project);
+		return QFD_OPTS_DONE;
 	}
 	if (!strcmp(act, "set"))
 		pc->w.act = ACT_SET;
@@ -352,23 +331,22 @@ static int parse_action(struct project_cmd *pc, const char *act, bool *done)
 	else if (!strcmp(act, "show"))
 		pc->w.act = ACT_SHOW;
 	else
-		QFD_USAGE_ERR("project", "unknown action '%s': set, clear or show",
-			      qfd_shown(act, shown));
-	*done = false;
-	return QFD_EXIT_OK;
+		return qfd_opts_bad("project", "unknown action '%s': set, clear or show",
+				    qfd_shown(act, shown));
+	return QFD_OPTS_GO;
 }
 
-static int parse_opts(struct project_cmd *pc, int argc, char **argv, bool *done)
+/* The options after the action. */
+static int parse_opts(struct project_cmd *pc, int argc, char **argv)
 {
-	struct qfd_getopt g = { "rqbJno:Hh", project_opts, NULL };
+	struct qfd_getopt g = { &qfd_cmd_project, "rqbJno:Hh", project_opts, NULL, NULL };
 	int c;
 
-	*done = true;
 	optind = 0;
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (c != 'r' && qfd_outopt(&pc->oo, c == OPT_RAW ? 'r' : c, optarg)) {
 			if (pc->w.act != ACT_SHOW)
-				QFD_USAGE_ERR("project", "output options go with 'show'");
+				return qfd_opts_bad("project", "output options go with 'show'");
 			continue;
 		}
 		switch (c) {
@@ -381,58 +359,77 @@ static int parse_opts(struct project_cmd *pc, int argc, char **argv, bool *done)
 		case OPT_EXIT_CHANGED:
 			pc->exit_changed = true;
 			break;
-		case 'h':
-			help();
-			return QFD_EXIT_OK;
-		case QFD_OPT_TWICE:
-			QFD_USAGE_ERR("project", "%s", g.msg);
 		default:
-			qfd_usage_hint("project");
-			return QFD_EXIT_USAGE;
+			return qfd_opt_default(&g, c);
 		}
 	}
-	*done = false;
-	return QFD_EXIT_OK;
+	return QFD_OPTS_GO;
+}
+
+/* The project of 'set', named for the summaries. */
+static int parse_project(struct project_cmd *pc, const char *arg)
+{
+	const char *name;
+	char msg[256];
+	int err;
+
+	err = qfd_id_parse(QFD_PRJ, arg, &pc->w.projid);
+	if (err) {
+		warnx("%s", qfd_id_strerror(QFD_PRJ, arg, err, msg, sizeof(msg)));
+		return QFD_OPTS_BAD;
+	}
+	name = qfd_id_name(QFD_PRJ, pc->w.projid);
+	if (name)
+		snprintf(pc->who, sizeof(pc->who), "project %s (%u)", name,
+			 pc->w.projid);
+	else
+		snprintf(pc->who, sizeof(pc->who), "project %u", pc->w.projid);
+	return QFD_OPTS_GO;
 }
 
 /*
  * The paths to walk, checked before anything is touched (a bad project
- * too): their count, or -1 with the exit status in *rc.
+ * too).  Set takes one, then the project.
  */
-static int check_args(struct project_cmd *pc, int npaths, const char *last,
-		      int *rc)
+static int parse_args(struct project_cmd *pc, char **args, int nargs)
 {
-	char msg[256];
-	int err;
-
-	*rc = QFD_EXIT_USAGE;
+	pc->paths = args;
+	pc->npaths = nargs;
 	if (pc->w.act != ACT_SET) {
-		if (!npaths) {
-			warnx("name a %s", pc->w.act == ACT_SHOW ? "path" : "directory");
-			qfd_usage_hint("project");
-			return -1;
-		}
+		if (!nargs)
+			return qfd_opts_bad("project", "name a %s",
+					    pc->w.act == ACT_SHOW ? "path" : "directory");
 		snprintf(pc->who, sizeof(pc->who), "project cleared");
-		return npaths;
+		return QFD_OPTS_GO;
 	}
-	if (npaths != 2) {
-		warnx("%s", npaths < 2 ?
-		      "name the directory and the project: qfd project set DIR PROJECT" :
-		      "one directory at a time: qfd project set DIR PROJECT");
-		qfd_usage_hint("project");
-		return -1;
+	if (nargs != 2)
+		return qfd_opts_bad("project", "%s", nargs < 2 ?
+				    "name the directory and the project: qfd project set DIR PROJECT" :
+				    "one directory at a time: qfd project set DIR PROJECT");
+	pc->npaths = 1;
+	return parse_project(pc, args[1]);
+}
+
+static int parse(int argc, char **argv, struct project_cmd *pc)
+{
+	int rc;
+
+	if (argc < 2)
+		return qfd_opts_bad("project", "name an action: set, clear or show");
+	rc = parse_action(pc, argv[1]);
+	if (rc)
+		return rc;
+	argc--;
+	argv++;
+	argv[0] = program_invocation_short_name;	/* for getopt's messages */
+	rc = parse_opts(pc, argc, argv);
+	if (rc)
+		return rc;
+	if (pc->w.act == ACT_SHOW && pc->oo.list_columns) {
+		qfd_out_list_columns(project_cols, PCOL_NCOLS);
+		return QFD_OPTS_DONE;
 	}
-	err = qfd_id_parse(QFD_PRJ, last, &pc->w.projid);
-	if (err) {
-		warnx("%s", qfd_id_strerror(QFD_PRJ, last, err, msg, sizeof(msg)));
-		return -1;
-	}
-	if (qfd_id_name(QFD_PRJ, pc->w.projid))
-		snprintf(pc->who, sizeof(pc->who), "project %s (%u)",
-			 qfd_id_name(QFD_PRJ, pc->w.projid), pc->w.projid);
-	else
-		snprintf(pc->who, sizeof(pc->who), "project %u", pc->w.projid);
-	return 1;
+	return parse_args(pc, argv + optind, argc - optind);
 }
 
 static int walk_paths(struct project_cmd *pc, char **paths, int npaths)
@@ -474,36 +471,44 @@ static int finish(struct project_cmd *pc, int err)
 	return rc;
 }
 
-int cmd_project(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct project_cmd pc;
-	bool done;
-	int rc, npaths;
+	int rc;
 
 	memset(&pc, 0, sizeof(pc));
 	pc.oo.cmd = "project show";
-	if (argc < 2)
-		QFD_USAGE_ERR("project", "name an action: set, clear or show");
-	rc = parse_action(&pc, argv[1], &done);
-	if (done)
-		return rc;
-	argc--;
-	argv++;
-	argv[0] = program_invocation_short_name;	/* for getopt's messages */
-	rc = parse_opts(&pc, argc, argv, &done);
-	if (done)
-		return rc;
-	if (pc.w.act == ACT_SHOW && pc.oo.list_columns) {
-		qfd_out_list_columns(project_cols, PCOL_NCOLS);
-		return QFD_EXIT_OK;
-	}
-	npaths = check_args(&pc, argc - optind, argv[argc - 1], &rc);
-	if (npaths < 0)
-		return rc;
+	rc = parse(argc, argv, &pc);
+	if (rc)
+		return qfd_opts_exit(rc);
 	if (pc.w.act == ACT_SHOW) {
 		pc.w.out = qfd_out_new("projects", project_cols, PCOL_NCOLS, &pc.oo);
 		if (!pc.w.out)
 			return QFD_EXIT_USAGE;
 	}
-	return finish(&pc, walk_paths(&pc, argv + optind, npaths));
+	return finish(&pc, walk_paths(&pc, pc.paths, pc.npaths));
 }
+
+const struct qfd_cmd qfd_cmd_project = {
+	.name = "project",
+	.run = run,
+	.args = "set|clear|show [-r] [options] PATH... [PROJECT]",
+	.summary = "assign directory trees to projects, for project quotas",
+	.options = "  -r, --recursive      also everything below DIR (not following symbolic\n"
+		   "                       links, not crossing into other filesystems)\n"
+		   "  -q, --quiet          set, clear: print nothing but errors\n"
+		   "      --exit-changed   set, clear: exit 4 when something was changed\n"
+		   "show only:\n"
+		   QFD_OUT_HELP_COLS
+		   "      --raw            raw output: one line per row, no alignment\n"
+		   QFD_OUT_HELP_REST,
+	.notes = "Actions:\n"
+		 "  set DIR PROJECT      charge DIR to PROJECT and let what is created in it\n"
+		 "                       inherit it (with -r: what is already there, too)\n"
+		 "  clear DIR...         remove the project id and the inherit flag\n"
+		 "  show PATH...         the project and inherit flag of each path\n"
+		 "\nPROJECT is a name from " QFD_PROJID_FILE " or a number.  The filesystem needs\n"
+		 "project ids: ext4 made with -O project (and 256-byte inodes), f2fs made with\n"
+		 "-O extra_attr,project_quota, or XFS.  Without them nothing is changed.\n"
+		 "Then 'qfd set -p PATH PROJECT --bhard SIZE' limits the tree.\n",
+};

@@ -10,6 +10,7 @@
 
 #include "cmds.h"
 #include "ids.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "output.h"
 #include "prom.h"
@@ -29,6 +30,8 @@ struct report {
 	time_t now;
 	bool prometheus;
 	const char *textfile;	/* --textfile FILE */
+	char **paths;		/* without -a */
+	int npaths;
 	struct qfd_out *out;	/* the table or stream being filled */
 	struct qfd_prom *prom;	/* --prometheus: instead of out */
 	struct qfd_fs *fs;	/* being walked */
@@ -57,7 +60,7 @@ static int report_dq(const struct qfd_dq *dq, void *arg)
 		rc = qfd_out_add(r->out, vals);
 	}
 	if (rc)
-		errx(QFD_EXIT_FAILURE, "out of memory");
+		qfd_oom();
 	return 0;
 }
 
@@ -67,11 +70,11 @@ static int report_type(struct report *r, struct qfd_fs *fs, int type)
 
 	r->fs = fs;
 	r->type = type;
-	rc = qf_each(fs, type, report_dq, r);
+	rc = qfd_quota_each(fs, type, report_dq, r);
 	if (rc)
 		qfd_kerr(fs, type, rc, "read");
 	if (r->prom && qfd_prom_scrape(r->prom, fs, type, rc != 0))
-		errx(QFD_EXIT_FAILURE, "out of memory");
+		qfd_oom();
 	return rc;
 }
 
@@ -88,7 +91,7 @@ static int report_fs_failed(struct report *r, struct qfd_fs *fs)
 	for (t = 0; t < QFD_NTYPES; t++)
 		if (!r->asked || (r->asked & QFD_TYPE_BIT(t)))
 			if (qfd_prom_scrape(r->prom, fs, t, true))
-				errx(QFD_EXIT_FAILURE, "out of memory");
+				qfd_oom();
 	return 0;
 }
 
@@ -108,7 +111,7 @@ static int report_fs(struct report *r, struct qfd_fs *fs)
 			r->out = qfd_out_new("quotas", qfd_quota_cols,
 					     QCOL_NCOLS, &r->oo);
 			if (!r->out)
-				errx(QFD_EXIT_FAILURE, "out of memory");
+				qfd_oom();
 		}
 		if (r->out)
 			qfd_out_title(r->out, "%s quotas on %s (%s, %s)",
@@ -125,23 +128,11 @@ static int report_fs(struct report *r, struct qfd_fs *fs)
 	return rc;
 }
 
-static void report_help(void)
-{
-	qfd_cmd_help("report", QFD_TYPE_HELP
-		     "  -a, --all            every mounted filesystem with quotas\n"
-		     "  -A, --all-ids        include ids with no usage and no limits\n"
-		     "  -N, --numeric        do not resolve ids to names\n"
-		     "      --over soft|hard only ids past their soft (or hard) limits;\n"
-		     "                       exit 3 when there are any\n"
-		     QFD_OUT_HELP
-		     "      --prometheus     Prometheus metrics (qfd-prometheus(8))\n"
-		     "      --textfile FILE  write the metrics to FILE atomically, for\n"
-		     "                       node_exporter (implies --prometheus)\n",
-		     "Without -u, -g or -p: every quota type the filesystem accounts.\n");
-}
+/* The metrics are fixed: no output option goes with them. */
+#define PROM_EXCL(opt) { opt, { 'o', 'H', 'b', 'J', 'r', QFD_OPT_CSV, 'n', QFD_OPT_SORT }, \
+	"--prometheus prints fixed metrics: leave out -o, -H, -b, -J, -r, --csv, -n and --sort" }
 
-/* Returns -1 to go on, or the exit code. */
-static int report_options(struct report *r, int argc, char **argv)
+static int parse(int argc, char **argv, struct report *r)
 {
 	static const struct option opts[] = {
 		QFD_TYPE_LONGOPTS,
@@ -154,9 +145,13 @@ static int report_options(struct report *r, int argc, char **argv)
 		{ "textfile", required_argument, NULL, OPT_TEXTFILE },
 		{ NULL, 0, NULL, 0 }
 	};
+	static const struct qfd_excl excl[] = {
+		PROM_EXCL(OPT_PROMETHEUS), PROM_EXCL(OPT_TEXTFILE), { 0 }
+	};
+	struct qfd_getopt g = { &qfd_cmd_report,
+				QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "aANh", opts, NULL, excl };
 	char shown[QFD_SHOWN_LEN];
 	int c;
-	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "aANh", opts, NULL };
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (qfd_typeopt(&r->asked, c) || qfd_outopt(&r->oo, c, optarg))
@@ -177,32 +172,30 @@ static int report_options(struct report *r, int argc, char **argv)
 			else if (!strcmp(optarg, "hard"))
 				r->over = QFD_ST_HARD;
 			else
-				QFD_USAGE_ERR("report", "--over takes 'soft' or 'hard', not '%s'",
-					      qfd_shown(optarg, shown));
+				return qfd_opts_bad("report", "--over takes 'soft' or 'hard', not '%s'",
+						    qfd_shown(optarg, shown));
 			break;
 		case OPT_TEXTFILE:
 			if (!*optarg)
-				QFD_USAGE_ERR("report", "--textfile needs a file name");
+				return qfd_opts_bad("report", "--textfile needs a file name");
 			r->textfile = optarg;
 			/* fall through */
 		case OPT_PROMETHEUS:
 			r->prometheus = true;
 			break;
-		case 'h':
-			report_help();
-			return QFD_EXIT_OK;
-		case QFD_OPT_TWICE:
-			QFD_USAGE_ERR("report", "%s", g.msg);
 		default:
-			qfd_usage_hint("report");
-			return QFD_EXIT_USAGE;
+			return qfd_opt_default(&g, c);
 		}
 	}
-	if (r->prometheus && (r->oo.format != QFD_FMT_TABLE || r->oo.columns ||
-			      r->oo.sort || r->oo.bytes || r->oo.noheadings ||
-			      r->oo.list_columns))
-		QFD_USAGE_ERR("report", "--prometheus prints fixed metrics: leave out -o, -H, -b, -J, -r, --csv, -n and --sort");
-	return -1;
+	if (r->oo.list_columns) {
+		qfd_out_list_columns(qfd_quota_cols, QCOL_NCOLS);
+		return QFD_OPTS_DONE;
+	}
+	r->paths = argv + optind;
+	r->npaths = argc - optind;
+	if (!qfd_targets_ok("report", r->all, r->npaths))
+		return QFD_OPTS_BAD;
+	return QFD_OPTS_GO;
 }
 
 /* The metrics, once every filesystem is walked: to stdout or --textfile. */
@@ -219,22 +212,16 @@ static int report_prom_finish(struct report *r)
 	return rc ? QFD_EXIT_FAILURE : 0;
 }
 
-int cmd_report(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct report r = { .over = QFD_ST_OK, .oo.cmd = "report" };
 	struct qfd_fs *fss;
 	size_t nfs, i;
 	int rc;
 
-	rc = report_options(&r, argc, argv);
-	if (rc >= 0)
-		return rc;
-	if (r.oo.list_columns) {
-		qfd_out_list_columns(qfd_quota_cols, QCOL_NCOLS);
-		return QFD_EXIT_OK;
-	}
-	if (!qfd_targets_ok("report", r.all, argc - optind))
-		return QFD_EXIT_USAGE;
+	rc = parse(argc, argv, &r);
+	if (rc)
+		return qfd_opts_exit(rc);
 
 	/* check -o, and make the metrics' files, before touching any filesystem */
 	if (r.textfile && qfd_prom_textfile_check(r.textfile))
@@ -245,7 +232,7 @@ int cmd_report(int argc, char **argv)
 		r.out = qfd_out_new("quotas", qfd_quota_cols, QCOL_NCOLS, &r.oo);
 	if (!r.out && !r.prom)
 		return r.prometheus ? QFD_EXIT_FAILURE : QFD_EXIT_USAGE;
-	rc = qfd_fs_open_list(argv + optind, argc - optind, r.all, &fss, &nfs, NULL, 0);
+	rc = qfd_fs_open_list(r.paths, r.npaths, r.all, &fss, &nfs, NULL, 0);
 	if (rc) {
 		qfd_out_free(r.out);
 		qfd_prom_free(r.prom);
@@ -264,3 +251,21 @@ int cmd_report(int argc, char **argv)
 		rc = qfd_exit_merge(rc, QFD_EXIT_OVER);
 	return rc;
 }
+
+const struct qfd_cmd qfd_cmd_report = {
+	.name = "report",
+	.run = run,
+	.args = "[-ugp] [options] [-a | PATH...]",
+	.summary = "list every id with a quota entry",
+	.options = QFD_TYPE_HELP
+		   "  -a, --all            every mounted filesystem with quotas\n"
+		   "  -A, --all-ids        include ids with no usage and no limits\n"
+		   "  -N, --numeric        do not resolve ids to names\n"
+		   "      --over soft|hard only ids past their soft (or hard) limits;\n"
+		   "                       exit 3 when there are any\n"
+		   QFD_OUT_HELP
+		   "      --prometheus     Prometheus metrics (qfd-prometheus(8))\n"
+		   "      --textfile FILE  write the metrics to FILE atomically, for\n"
+		   "                       node_exporter (implies --prometheus)\n",
+	.notes = "Without -u, -g or -p: every quota type the filesystem accounts.\n",
+};

@@ -23,6 +23,7 @@
 #include "batch.h"
 #include "cmds.h"
 #include "ids.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "quota.h"
 #include "setwrite.h"
@@ -67,6 +68,9 @@ struct setcmd {
 	const char *like;
 	uint32_t like_id;
 	const char *batch;
+	const char *path;
+	char **who;			/* WHO... */
+	int nwho;
 	bool grace_asked[QFD_NTIMERS];	/* --grace-space, --grace-files */
 	uint64_t grace[QFD_NTIMERS];
 	enum timer_mode timer_mode;	/* --reset-grace, --grace-time */
@@ -77,7 +81,7 @@ struct setcmd {
 	struct qfd_setlist list;
 	struct qfd_state st;		/* grace periods before any change */
 	const uint64_t *grace_p[QFD_NTIMERS];	/* the ones that change */
-	uint64_t unit;			/* the filesystem keeps space limits in */
+	struct qfd_setplan plan;	/* fs, type, list, unit, --raise-only */
 	time_t now;
 	size_t nchanged;
 };
@@ -136,36 +140,119 @@ static void describe(const struct setcmd *s, const struct qfd_setreq *r)
 	putchar('\n');
 }
 
-static void help(void)
+/* --bsoft, --bhard, --isoft, --ihard: limit i, maybe +N or -N. */
+static int limit_opt(struct setcmd *s, int i, const char *arg)
 {
-	qfd_cmd_help("set", QFD_TYPE_HELP
-		     "      --bsoft SIZE     space soft limit (also --space-soft)\n"
-		     "      --bhard SIZE     space hard limit (also --space-hard)\n"
-		     "      --isoft N        files soft limit (also --files-soft)\n"
-		     "      --ihard N        files hard limit (also --files-hard)\n"
-		     "      --like WHO       copy WHO's four limits (options above override)\n"
-		     "      --raise-only     never lower a limit (none counts as the highest)\n"
-		     "      --batch FILE     limits from FILE ('-': stdin), one id a line:\n"
-		     "                         WHO BSOFT BHARD ISOFT IHARD   ('-' keeps a field)\n"
-		     "      --grace-space T  grace period over space soft limits, for everyone\n"
-		     "      --grace-files T  grace period over files soft limits, for everyone\n"
-		     "      --reset-grace    restart the grace time of WHO... over a soft limit\n"
-		     "      --grace-time T   WHO's grace time ends T from now\n"
-		     "  -n, --dry-run        check and show what would change, write nothing\n"
-		     "  -q, --quiet          print nothing but errors\n"
-		     "  -b, --bytes          show sizes in bytes\n"
-		     "      --exit-changed   exit 4 when something was changed, 0 when not\n",
-		     "SIZE: 500M, 1.5G, 2TiB (K, M, G... are 1024-based; KB, MB... 1000-based);\n"
-		     "the kernel keeps space limits in KiB, so sizes round up to a KiB.\n"
-		     "N: 1000, 10k, 2.5m (decimal).  0 removes a limit.\n"
-		     "+SIZE, -SIZE, +N, -N: more or less than WHO's limit now (which must exist).\n"
-		     "T: 90s, 15m, 12h, 7d, 2w, 1d12h, or seconds; 0 to 4294967295 s (136 years).\n"
-		     "A grace period of 0: no grace on ext4 (a soft limit acts as a hard one);\n"
-		     "on XFS the same until the next mount, which reads 0 as 7 days.\n"
-		     "PATH alone with --grace-space/--grace-files sets only the grace periods.\n");
+	char shown[QFD_SHOWN_LEN];
+	int rc, dir;
+
+	rc = qfd_parse_limit_rel(i, arg, &s->want[i], &dir);
+	if (rc)
+		return qfd_opts_bad("set", "%s '%s': %s", lim_opt[i],
+				    qfd_shown(arg, shown), qfd_limit_strerror(i, rc));
+	s->want_mask |= 1u << i;
+	s->want_up = (s->want_up & ~(1u << i)) | (dir > 0 ? 1u << i : 0);
+	s->want_down = (s->want_down & ~(1u << i)) | (dir < 0 ? 1u << i : 0);
+	return QFD_OPTS_GO;
 }
 
-static int parse_opts(struct setcmd *s, int argc, char **argv)
+/* --grace-space, --grace-files, --grace-time: a duration the kernel keeps. */
+static int grace_opt(struct setcmd *s, int c, const char *arg)
+{
+	static const char too_long[] = "too long: the kernel keeps at most 4294967295 seconds (about 136 years)";
+	static const char bad[] = "not a duration (examples: 90s, 15m, 12h, 7d, 2w, 1d12h)";
+	char shown[QFD_SHOWN_LEN];
+	int i = c == OPT_GRACE_FILES;
+	uint64_t *dur = c == OPT_GRACE_TIME ? &s->timer_len : &s->grace[i];
+	int rc;
+
+	rc = qfd_parse_duration(arg, dur);
+	if (!rc && *dur > QFD_GRACE_MAX)
+		rc = -ERANGE;
+	if (rc)
+		return qfd_opts_bad("set", "%s '%s': %s", c == OPT_GRACE_TIME ?
+				    "--grace-time" : i ? "--grace-files" :
+				    "--grace-space", qfd_shown(arg, shown),
+				    rc == -ERANGE ? too_long : bad);
+	if (c == OPT_GRACE_TIME)
+		s->timer_mode = TIMER_SET;
+	else
+		s->grace_asked[i] = true;
+	return QFD_OPTS_GO;
+}
+
+/* One option: QFD_OPTS_GO, or what parse() returns. */
+static int set_opt(struct setcmd *s, const struct qfd_getopt *g, int c,
+		   const char *arg)
+{
+	switch (c) {
+	case OPT_BSOFT:
+	case OPT_BHARD:
+	case OPT_ISOFT:
+	case OPT_IHARD:
+		return limit_opt(s, c - OPT_BSOFT, arg);
+	case OPT_GRACE_SPACE:
+	case OPT_GRACE_FILES:
+	case OPT_GRACE_TIME:
+		return grace_opt(s, c, arg);
+	case OPT_RESET_GRACE:
+		s->timer_mode = TIMER_RESET;
+		break;
+	case OPT_LIKE:
+		s->like = arg;
+		break;
+	case OPT_BATCH:
+		s->batch = arg;
+		break;
+	case 'n':
+		s->dry_run = true;
+		break;
+	case 'q':
+		s->quiet = true;
+		break;
+	case 'b':
+		s->bytes = true;
+		break;
+	case OPT_EXIT_CHANGED:
+		s->exit_changed = true;
+		break;
+	case OPT_RAISE_ONLY:
+		s->raise_only = true;
+		break;
+	default:
+		return qfd_opt_default(g, c);
+	}
+	return QFD_OPTS_GO;
+}
+
+/* The combinations of options and arguments that make sense. */
+static int check_args(const struct setcmd *s)
+{
+	bool per_id = s->want_mask || s->like || s->timer_mode != TIMER_NONE;
+	bool grace = s->grace_asked[0] || s->grace_asked[1];
+	int nwho = s->nwho;
+
+	if (s->batch) {
+		if (per_id || nwho)
+			return qfd_opts_bad("set", "--batch takes ids and limits from its file: give no WHO, limits, --like, --reset-grace or --grace-time with it");
+		if (!s->path)
+			return qfd_opts_bad("set", "name a path on the filesystem");
+		return QFD_OPTS_GO;
+	}
+	if (!per_id && !grace)
+		return qfd_opts_bad("set", "nothing to set: give --bsoft, --bhard, --isoft, --ihard, --like, --batch, --grace-space or --grace-files");
+	if (!s->path)
+		return qfd_opts_bad("set", "name a path on the filesystem%s",
+				    per_id ? " and who to set limits for" : "");
+	if (per_id && !nwho)
+		return qfd_opts_bad("set", "name who to set limits for");
+	if (!per_id && nwho)
+		return qfd_opts_bad("set", "nothing to set for %s: give limits, --like, --reset-grace or --grace-time",
+				    nwho == 1 ? "this id" : "these ids");
+	return QFD_OPTS_GO;
+}
+
+static int parse(int argc, char **argv, struct setcmd *s)
 {
 	static const struct option opts[] = {
 		QFD_TYPE_LONGOPTS,
@@ -192,119 +279,31 @@ static int parse_opts(struct setcmd *s, int argc, char **argv)
 		{ "raise-only", no_argument, NULL, OPT_RAISE_ONLY },
 		{ NULL, 0, NULL, 0 }
 	};
+	static const struct qfd_excl excl[] = {
+		{ OPT_RESET_GRACE, { OPT_GRACE_TIME }, NULL },
+		{ 0 }
+	};
+	struct qfd_getopt g = { &qfd_cmd_set,
+				QFD_TYPE_SHORTOPTS "nqbh", opts, NULL, excl };
 	unsigned int types = 0;
-	uint64_t *dur;
-	char shown[QFD_SHOWN_LEN];
-	int c, i, rc, dir;
-	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS "nqbh", opts, NULL };
+	int c, rc;
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		if (qfd_typeopt(&types, c))
 			continue;
-		switch (c) {
-		case OPT_BSOFT:
-		case OPT_BHARD:
-		case OPT_ISOFT:
-		case OPT_IHARD:
-			i = c - OPT_BSOFT;
-			rc = qfd_parse_limit_rel(i, optarg, &s->want[i], &dir);
-			if (rc)
-				QFD_USAGE_ERR("set", "%s '%s': %s", lim_opt[i],
-					      qfd_shown(optarg, shown),
-					      qfd_limit_strerror(i, rc));
-			s->want_mask |= 1u << i;
-			s->want_up = (s->want_up & ~(1u << i)) | (dir > 0 ? 1u << i : 0);
-			s->want_down = (s->want_down & ~(1u << i)) | (dir < 0 ? 1u << i : 0);
-			break;
-		case OPT_LIKE:
-			s->like = optarg;
-			break;
-		case OPT_BATCH:
-			s->batch = optarg;
-			break;
-		case OPT_GRACE_SPACE:
-		case OPT_GRACE_FILES:
-		case OPT_GRACE_TIME:
-			if (c == OPT_GRACE_TIME && s->timer_mode == TIMER_RESET)
-				QFD_USAGE_ERR("set", "--reset-grace and --grace-time exclude each other");
-			i = c == OPT_GRACE_FILES;
-			dur = c == OPT_GRACE_TIME ? &s->timer_len : &s->grace[i];
-			rc = qfd_parse_duration(optarg, dur);
-			if (!rc && *dur > QFD_GRACE_MAX)
-				rc = -ERANGE;
-			if (rc)
-				QFD_USAGE_ERR("set", "%s '%s': %s", c == OPT_GRACE_TIME ?
-					      "--grace-time" : i ? "--grace-files" :
-					      "--grace-space", qfd_shown(optarg, shown),
-					      rc == -ERANGE ? "too long: the kernel keeps at most 4294967295 seconds (about 136 years)" :
-					      "not a duration (examples: 90s, 15m, 12h, 7d, 2w, 1d12h)");
-			if (c == OPT_GRACE_TIME)
-				s->timer_mode = TIMER_SET;
-			else
-				s->grace_asked[i] = true;
-			break;
-		case OPT_RESET_GRACE:
-			if (s->timer_mode == TIMER_SET)
-				QFD_USAGE_ERR("set", "--reset-grace and --grace-time exclude each other");
-			s->timer_mode = TIMER_RESET;
-			break;
-		case 'n':
-			s->dry_run = true;
-			break;
-		case 'q':
-			s->quiet = true;
-			break;
-		case 'b':
-			s->bytes = true;
-			break;
-		case OPT_EXIT_CHANGED:
-			s->exit_changed = true;
-			break;
-		case OPT_RAISE_ONLY:
-			s->raise_only = true;
-			break;
-		case 'h':
-			help();
-			return -1;
-		case QFD_OPT_TWICE:
-			QFD_USAGE_ERR("set", "%s", g.msg);
-		default:
-			qfd_usage_hint("set");
-			return QFD_EXIT_USAGE;
-		}
+		rc = set_opt(s, &g, c, optarg);
+		if (rc)
+			return rc;
 	}
 	if (!types)
 		types = QFD_TYPE_BIT(QFD_USR);
 	if (types & (types - 1))
-		QFD_USAGE_ERR("set", "set one quota type at a time: -u, -g or -p");
+		return qfd_opts_bad("set", "set one quota type at a time: -u, -g or -p");
 	s->type = __builtin_ctz(types);
-	return 0;
-}
-
-/* The combinations that make sense; a usage error for the others. */
-static int check_args(const struct setcmd *s, int nwho, bool have_path)
-{
-	bool per_id = s->want_mask || s->like || s->timer_mode != TIMER_NONE;
-	bool grace = s->grace_asked[0] || s->grace_asked[1];
-
-	if (s->batch) {
-		if (per_id || nwho)
-			QFD_USAGE_ERR("set", "--batch takes ids and limits from its file: give no WHO, limits, --like, --reset-grace or --grace-time with it");
-		if (!have_path)
-			QFD_USAGE_ERR("set", "name a path on the filesystem");
-		return 0;
-	}
-	if (!per_id && !grace)
-		QFD_USAGE_ERR("set", "nothing to set: give --bsoft, --bhard, --isoft, --ihard, --like, --batch, --grace-space or --grace-files");
-	if (!have_path)
-		QFD_USAGE_ERR("set", "name a path on the filesystem%s",
-			      per_id ? " and who to set limits for" : "");
-	if (per_id && !nwho)
-		QFD_USAGE_ERR("set", "name who to set limits for");
-	if (!per_id && nwho)
-		QFD_USAGE_ERR("set", "nothing to set for %s: give limits, --like, --reset-grace or --grace-time",
-			      nwho == 1 ? "this id" : "these ids");
-	return 0;
+	s->path = optind < argc ? argv[optind] : NULL;
+	s->who = argv + optind + 1;
+	s->nwho = argc - optind - 1 > 0 ? argc - optind - 1 : 0;
+	return check_args(s);
 }
 
 static int resolve(struct setcmd *s, char **who, int nwho)
@@ -340,7 +339,7 @@ static int resolve(struct setcmd *s, char **who, int nwho)
 		}
 		r = qfd_setlist_add(&s->list, who[i], id, 0);
 		if (!r)
-			errx(QFD_EXIT_FAILURE, "out of memory");
+			qfd_oom();
 		memcpy(r->lim, s->want, sizeof(r->lim));
 		r->asked = (uint8_t)s->want_mask;
 		r->up = (uint8_t)s->want_up;
@@ -348,7 +347,7 @@ static int resolve(struct setcmd *s, char **who, int nwho)
 	}
 	rc = qfd_setlist_check_duplicates(&s->list, s->type);
 	if (rc == -ENOMEM)
-		errx(QFD_EXIT_FAILURE, "out of memory");
+		qfd_oom();
 	return rc ? QFD_EXIT_USAGE : 0;
 }
 
@@ -378,7 +377,7 @@ static int apply_like(struct setcmd *s)
 	size_t n;
 	int i, rc;
 
-	rc = qf_get(&s->fs, s->type, s->like_id, &dq);
+	rc = qfd_quota_get(&s->fs, s->type, s->like_id, &dq);
 	if (rc) {
 		qfd_kerr(&s->fs, s->type, rc, "read");
 		return QFD_EXIT_FAILURE;
@@ -399,70 +398,21 @@ static int apply_like(struct setcmd *s)
 }
 
 /*
- * Compare one request with the kernel's entry: which fields differ, and
- * would the result be consistent?  Returns 0, 1 for a bad combination
- * (reported), or a kernel error.
+ * Plan one request (qfd_setreq_plan()), then its grace time: returns 0,
+ * 1 for a bad combination (reported), or a kernel error.
  */
-static int plan_one(struct setcmd *s, struct qfd_setreq *r)
+/*
+ * --reset-grace, --grace-time: a grace time runs only over a soft limit
+ * (the one in force after this change); elsewhere both kernels clear
+ * whatever is sent, so there is nothing to restart and the id is left
+ * unchanged.
+ */
+static void plan_timer(const struct setcmd *s, struct qfd_setreq *r,
+		       const uint64_t *final, const struct qfd_dq *dq)
 {
-	uint64_t final[QFD_NLIMITS], used[QFD_NTIMERS];
-	struct qfd_dq dq;
-	int i, rc;
+	const uint64_t used[QFD_NTIMERS] = { dq->space, dq->files };
+	int i;
 
-	rc = qf_get(&s->fs, s->type, r->id, &dq);
-	if (rc)
-		return rc;
-	r->old[QFD_LIM_SPACE_SOFT] = dq.space_soft;
-	r->old[QFD_LIM_SPACE_HARD] = dq.space_hard;
-	r->old[QFD_LIM_FILES_SOFT] = dq.files_soft;
-	r->old[QFD_LIM_FILES_HARD] = dq.files_hard;
-	r->old_timer[QFD_TIMER_SPACE] = dq.space_timer;
-	r->old_timer[QFD_TIMER_FILES] = dq.files_timer;
-	used[QFD_TIMER_SPACE] = dq.space;
-	used[QFD_TIMER_FILES] = dq.files;
-
-	r->mask = 0;
-	for (i = 0; i < QFD_NLIMITS; i++) {
-		bool asked = r->asked & (1u << i);
-		char where[512];
-
-		/*
-		 * Only a relative limit can fail here, and only it needs the
-		 * words of its message: four snprintf calls per id were a
-		 * quarter of a batch's own time (bench/README).
-		 */
-		if (asked && ((r->up | r->down) & (1u << i))) {
-			snprintf(where, sizeof(where), "%s: %s %s", s->fs.target,
-				 qfd_type_name(s->type), qfd_setreq_who(&s->list, r));
-			if (qfd_setreq_resolve(&s->list, r, i, where))
-				return 1;
-		}
-
-		/* as the filesystem will keep it, so that a re-run is unchanged */
-		if (asked && i <= QFD_LIM_SPACE_HARD && r->lim[i] % s->unit &&
-		    r->lim[i] <= UINT64_MAX - s->unit)
-			r->lim[i] += s->unit - r->lim[i] % s->unit;
-		if (asked && s->raise_only && qfd_lim_lowers(r->old[i], r->lim[i]))
-			asked = false;
-
-		final[i] = asked ? r->lim[i] : r->old[i];
-		if (asked && r->lim[i] != r->old[i])
-			r->mask |= 1u << i;
-	}
-	/* XFS silently ignores such a pair: refuse it for everyone */
-	if ((final[QFD_LIM_SPACE_HARD] && final[QFD_LIM_SPACE_SOFT] > final[QFD_LIM_SPACE_HARD]) ||
-	    (final[QFD_LIM_FILES_HARD] && final[QFD_LIM_FILES_SOFT] > final[QFD_LIM_FILES_HARD])) {
-		qfd_setreq_warn(&s->list, r, "%s: %s %s: a soft limit would exceed its hard limit",
-				s->fs.target, qfd_type_name(s->type),
-				qfd_setreq_who(&s->list, r));
-		return 1;
-	}
-
-	/*
-	 * A grace time runs only over a soft limit (the one in force after
-	 * this change); elsewhere both kernels clear whatever is sent, so
-	 * there is nothing to restart and the id is left unchanged.
-	 */
 	for (i = 0; s->timer_mode != TIMER_NONE && i < QFD_NTIMERS; i++) {
 		uint64_t soft = final[i == QFD_TIMER_SPACE ? QFD_LIM_SPACE_SOFT :
 					    QFD_LIM_FILES_SOFT];
@@ -475,6 +425,18 @@ static int plan_one(struct setcmd *s, struct qfd_setreq *r)
 		if (r->timer[i] != r->old_timer[i])
 			r->mask |= TIMER_BIT(i);
 	}
+}
+
+static int plan_one(struct setcmd *s, struct qfd_setreq *r)
+{
+	uint64_t final[QFD_NLIMITS];
+	struct qfd_dq dq;
+	int rc;
+
+	rc = qfd_setreq_plan(&s->plan, r, final, &dq);
+	if (rc)
+		return rc;
+	plan_timer(s, r, final, &dq);
 	return 0;
 }
 
@@ -530,7 +492,7 @@ static int roll_back(struct setcmd *s, const struct qfd_setwrite *w,
 	qfd_setwrite_msg(msg, sizeof(msg), &s->fs, s->type, &s->list, w);
 	len = strlen(msg);
 	if (grace_written) {
-		rc = qf_set_grace(&s->fs, s->type, s->grace_p[0] ? &old[0] : NULL,
+		rc = qfd_quota_set_grace(&s->fs, s->type, s->grace_p[0] ? &old[0] : NULL,
 				  s->grace_p[1] ? &old[1] : NULL);
 		if (!rc) {
 			snprintf(msg + len, sizeof(msg) - len,
@@ -568,7 +530,7 @@ static int write_all(struct setcmd *s)
 	int rc;
 
 	if (grace) {
-		rc = qf_set_grace(&s->fs, s->type, s->grace_p[0], s->grace_p[1]);
+		rc = qfd_quota_set_grace(&s->fs, s->type, s->grace_p[0], s->grace_p[1]);
 		if (rc) {
 			qfd_kerr_fmt(msg, sizeof(msg), &s->fs, s->type, rc,
 				     "set the grace periods of");
@@ -581,41 +543,37 @@ static int write_all(struct setcmd *s)
 	return 0;
 }
 
-static int run(struct setcmd *s, int argc, char **argv)
+/*
+ * The grace periods in force, for --grace-space/--grace-files and for
+ * --reset-grace: read before anything is written.
+ */
+static int read_grace(struct setcmd *s)
 {
-	bool grace = s->grace_asked[0] || s->grace_asked[1];
-	size_t n, nbad = 0;
-	int rc, err, sig, nwho = argc - optind - 1;
+	int err;
 
-	rc = check_args(s, nwho > 0 ? nwho : 0, optind < argc);
-	if (rc)
-		return rc;
-	rc = s->batch ? read_batch(s) : resolve(s, argv + optind + 1, nwho);
-	if (rc)
-		return rc;
-	rc = qfd_fs_open(argv[optind], &s->fs);
-	if (rc)
-		return qfd_fs_open_exit(rc);
-	s->now = time(NULL);
-	s->unit = qf_limit_unit(&s->fs);
-
-	/* read everything first: a failure here has written nothing */
-	if (grace || s->timer_mode == TIMER_RESET) {
-		err = qf_state(&s->fs, s->type, &s->st);
-		if (!err && !s->st.accounting)
-			err = -ESRCH;
-		if (err) {
-			qfd_kerr(&s->fs, s->type, err, "set the grace periods of");
-			return QFD_EXIT_FAILURE;
-		}
-		/* a reset restarts with the period in force after this run */
-		if (!s->grace_asked[0])
-			s->grace[0] = s->st.space_grace;
-		if (!s->grace_asked[1])
-			s->grace[1] = s->st.files_grace;
+	err = qfd_quota_state(&s->fs, s->type, &s->st);
+	if (!err && !s->st.accounting)
+		err = -ESRCH;
+	if (err) {
+		qfd_kerr(&s->fs, s->type, err, "set the grace periods of");
+		return QFD_EXIT_FAILURE;
 	}
-	if (s->like && (rc = apply_like(s)))
-		return rc;
+	/* a reset restarts with the period in force after this run */
+	if (!s->grace_asked[0])
+		s->grace[0] = s->st.space_grace;
+	if (!s->grace_asked[1])
+		s->grace[1] = s->st.files_grace;
+	return 0;
+}
+
+/* Every request against the kernel's entry: 0 or the exit status. */
+static int plan_all(struct setcmd *s)
+{
+	size_t n, nbad = 0;
+	int err;
+
+	if (s->like && (err = apply_like(s)))
+		return err;
 	for (n = 0; n < s->list.n; n++) {
 		err = plan_one(s, &s->list.v[n]);
 		if (err < 0) {
@@ -628,17 +586,21 @@ static int run(struct setcmd *s, int argc, char **argv)
 		warnx("%s: nothing was changed", s->batch ? s->list.file : s->fs.target);
 		return QFD_EXIT_USAGE;
 	}
-
-	if (grace)
+	if (s->grace_asked[0] || s->grace_asked[1])
 		plan_grace(s);
+	return 0;
+}
 
-	if (!s->dry_run)
-		qfd_sigdefer_begin();
-	if (!s->dry_run && (rc = write_all(s))) {
-		qfd_sigdefer_end();
-		return rc;
-	}
-	/* only now: no line may claim a change that was then put back */
+/*
+ * What was written, once it all holds: no line may claim a change that
+ * was then put back.  Then a signal that came meanwhile.
+ */
+static int print_done(struct setcmd *s)
+{
+	bool grace = s->grace_asked[0] || s->grace_asked[1];
+	size_t n;
+	int sig;
+
 	s->nchanged = (grace && (s->grace_p[0] || s->grace_p[1]));
 	if (grace && !s->quiet)
 		print_grace(s);
@@ -655,23 +617,85 @@ static int run(struct setcmd *s, int argc, char **argv)
 		return qfd_sigdefer_raise(sig);
 	}
 	if (s->exit_changed && s->nchanged)
-		rc = qfd_exit_merge(rc, QFD_EXIT_CHANGED);
-	return rc;
+		return QFD_EXIT_CHANGED;
+	return 0;
 }
 
-int cmd_set(int argc, char **argv)
+static int set_run(struct setcmd *s)
+{
+	int rc;
+
+	rc = s->batch ? read_batch(s) : resolve(s, s->who, s->nwho);
+	if (rc)
+		return rc;
+	rc = qfd_fs_open(s->path, &s->fs);
+	if (rc)
+		return qfd_fs_open_exit(rc);
+	s->now = time(NULL);
+	s->plan = (struct qfd_setplan){ &s->fs, s->type, &s->list,
+					qfd_quota_limit_unit(&s->fs), s->raise_only };
+	if (s->grace_asked[0] || s->grace_asked[1] || s->timer_mode == TIMER_RESET) {
+		rc = read_grace(s);
+		if (rc)
+			return rc;
+	}
+	rc = plan_all(s);
+	if (rc)
+		return rc;
+	if (!s->dry_run)
+		qfd_sigdefer_begin();
+	if (!s->dry_run && (rc = write_all(s))) {
+		qfd_sigdefer_end();
+		return rc;
+	}
+	return print_done(s);
+}
+
+static int run(int argc, char **argv)
 {
 	struct setcmd s;
 	int rc;
 
 	memset(&s, 0, sizeof(s));
 	s.fs.fd = -1;
-	rc = parse_opts(&s, argc, argv);
+	rc = parse(argc, argv, &s);
 	if (rc)
-		return rc < 0 ? QFD_EXIT_OK : rc;
-	rc = run(&s, argc, argv);
+		return qfd_opts_exit(rc);
+	rc = set_run(&s);
 	if (s.fs.target)
 		qfd_fs_close(&s.fs);
 	qfd_setlist_free(&s.list);
 	return rc;
 }
+
+const struct qfd_cmd qfd_cmd_set = {
+	.name = "set",
+	.run = run,
+	.args = "[-ugp] [options] PATH WHO... LIMITS",
+	.summary = "set space and file limits",
+	.options = QFD_TYPE_HELP
+		   "      --bsoft SIZE     space soft limit (also --space-soft)\n"
+		   "      --bhard SIZE     space hard limit (also --space-hard)\n"
+		   "      --isoft N        files soft limit (also --files-soft)\n"
+		   "      --ihard N        files hard limit (also --files-hard)\n"
+		   "      --like WHO       copy WHO's four limits (options above override)\n"
+		   "      --raise-only     never lower a limit (none counts as the highest)\n"
+		   "      --batch FILE     limits from FILE ('-': stdin), one id a line:\n"
+		   "                         WHO BSOFT BHARD ISOFT IHARD   ('-' keeps a field)\n"
+		   "      --grace-space T  grace period over space soft limits, for everyone\n"
+		   "      --grace-files T  grace period over files soft limits, for everyone\n"
+		   "      --reset-grace    restart the grace time of WHO... over a soft limit\n"
+		   "      --grace-time T   WHO's grace time ends T from now\n"
+		   "  -n, --dry-run        check and show what would change, write nothing\n"
+		   "  -q, --quiet          print nothing but errors\n"
+		   "  -b, --bytes          show sizes in bytes\n"
+		   "      --exit-changed   exit 4 when something was changed, 0 when not\n",
+	.notes = "SIZE: 500M, 1.5G, 2TiB (K, M, G... are 1024-based; KB, MB... 1000-based);\n"
+		 "the kernel keeps space limits in KiB, so sizes round up to a KiB.\n"
+		 "N: 1000, 10k, 2.5m (decimal).  0 removes a limit.\n"
+		 "+SIZE, -SIZE, +N, -N: more or less than WHO's limit now (which must exist).\n"
+		 "T: 90s, 15m, 12h, 7d, 2w, 1d12h, or seconds; 0 to 4294967295 s (136 years).\n"
+		 "A grace period of 0: no grace on ext4 (a soft limit acts as a hard one);\n"
+		 "on XFS the same until the next mount, which reads 0 as 7 days.\n"
+		 "PATH alone with --grace-space/--grace-files sets only the grace periods.\n",
+};

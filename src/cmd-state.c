@@ -9,6 +9,7 @@
 #include <libsmartcols.h>
 
 #include "cmds.h"
+#include "kerr.h"
 #include "mnt.h"
 #include "output.h"
 #include "quota.h"
@@ -54,7 +55,7 @@ static int state_row(struct qfd_out *out, struct qfd_fs *fs, int type)
 	const char *fmt;
 	int rc;
 
-	rc = qf_state(fs, type, &st);
+	rc = qfd_quota_state(fs, type, &st);
 	/* the type exists nowhere on this filesystem, or is off: say "no" */
 	if (rc == -EINVAL || rc == -ESRCH)
 		rc = 0;
@@ -67,7 +68,7 @@ static int state_row(struct qfd_out *out, struct qfd_fs *fs, int type)
 	v[SCOL_ACCOUNTING] = (struct qfd_val){ .set = true, .b = st.accounting };
 	v[SCOL_ENFORCING] = (struct qfd_val){ .set = true, .b = st.enforcing };
 	if (st.accounting) {
-		fmt = qf_format_name(st.format);
+		fmt = qfd_quota_format_name(st.format);
 		v[SCOL_FORMAT] = (struct qfd_val){ .set = true,
 						   .s = fmt ? fmt : fs->fstype };
 		v[SCOL_SPACE_GRACE] = (struct qfd_val){ .set = true, .u = st.space_grace };
@@ -76,7 +77,15 @@ static int state_row(struct qfd_out *out, struct qfd_fs *fs, int type)
 	return qfd_out_add(out, v) ? -ENOMEM : 0;
 }
 
-int cmd_state(int argc, char **argv)
+struct state_opts {
+	unsigned int types;
+	struct qfd_outopts oo;
+	bool all;
+	char **paths;
+	int npaths;
+};
+
+static int parse(int argc, char **argv, struct state_opts *o)
 {
 	static const struct option opts[] = {
 		QFD_TYPE_LONGOPTS,
@@ -84,66 +93,88 @@ int cmd_state(int argc, char **argv)
 		{ "all", no_argument, NULL, 'a' },
 		{ NULL, 0, NULL, 0 }
 	};
-	struct qfd_outopts oo = { .cmd = "state" };
-	unsigned int types = 0;
-	struct qfd_out *out;
-	struct qfd_fs *fss;
-	bool all = false;
-	size_t nfs, i;
-	int c, t, err, rc;
-	struct qfd_getopt g = { QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "ah", opts, NULL };
+	struct qfd_getopt g = { &qfd_cmd_state,
+				QFD_TYPE_SHORTOPTS QFD_OUT_SHORTOPTS "ah", opts, NULL, NULL };
+	int c;
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
-		if (qfd_typeopt(&types, c) || qfd_outopt(&oo, c, optarg))
+		if (qfd_typeopt(&o->types, c) || qfd_outopt(&o->oo, c, optarg))
 			continue;
 		switch (c) {
 		case 'a':
-			all = true;
+			o->all = true;
 			break;
-		case 'h':
-			qfd_cmd_help("state", QFD_TYPE_HELP
-				     "  -a, --all            every mounted filesystem with quotas\n"
-				     QFD_OUT_HELP, NULL);
-			return QFD_EXIT_OK;
-		case QFD_OPT_TWICE:
-			QFD_USAGE_ERR("state", "%s", g.msg);
 		default:
-			qfd_usage_hint("state");
-			return QFD_EXIT_USAGE;
+			return qfd_opt_default(&g, c);
 		}
 	}
-	if (oo.list_columns) {
+	if (o->oo.list_columns) {
 		qfd_out_list_columns(state_cols, SCOL_NCOLS);
-		return QFD_EXIT_OK;
+		return QFD_OPTS_DONE;
 	}
-	if (!qfd_targets_ok("state", all, argc - optind))
-		return QFD_EXIT_USAGE;
-	if (!types)
-		types = QFD_ALL_TYPES;
-	out = qfd_out_new("filesystems", state_cols, SCOL_NCOLS, &oo);
+	o->paths = argv + optind;
+	o->npaths = argc - optind;
+	if (!qfd_targets_ok("state", o->all, o->npaths))
+		return QFD_OPTS_BAD;
+	if (!o->types)
+		o->types = QFD_ALL_TYPES;
+	return QFD_OPTS_GO;
+}
+
+/* The rows of one filesystem: 0, or 1 when a type could not be read. */
+static int state_fs(const struct state_opts *o, struct qfd_out *out,
+		    struct qfd_fs *fs)
+{
+	int t, err;
+
+	for (t = 0; t < QFD_NTYPES; t++) {
+		if (!(o->types & QFD_TYPE_BIT(t)))
+			continue;
+		err = state_row(out, fs, t);
+		if (err && o->all && qfd_all_skips(fs, err))
+			return 0;
+		if (err) {
+			qfd_kerr(fs, t, err, "read the state of");
+			return QFD_EXIT_FAILURE;
+		}
+	}
+	return 0;
+}
+
+static int run(int argc, char **argv)
+{
+	struct state_opts o = { .oo.cmd = "state" };
+	struct qfd_out *out;
+	struct qfd_fs *fss;
+	size_t nfs, i;
+	int rc;
+
+	rc = parse(argc, argv, &o);
+	if (rc)
+		return qfd_opts_exit(rc);
+	out = qfd_out_new("filesystems", state_cols, SCOL_NCOLS, &o.oo);
 	if (!out)
 		return QFD_EXIT_USAGE;
-	rc = qfd_fs_open_list(argv + optind, argc - optind, all, &fss, &nfs, NULL, 0);
+	rc = qfd_fs_open_list(o.paths, o.npaths, o.all, &fss, &nfs, NULL, 0);
 	if (rc) {
 		qfd_out_free(out);
 		return rc;
 	}
-	for (i = 0; i < nfs; i++) {
-		for (t = 0; t < QFD_NTYPES; t++) {
-			if (!(types & QFD_TYPE_BIT(t)))
-				continue;
-			err = state_row(out, &fss[i], t);
-			if (err && all && qfd_all_skips(&fss[i], err))
-				break;
-			if (err) {
-				qfd_kerr(&fss[i], t, err, "read the state of");
-				rc = QFD_EXIT_FAILURE;
-				break;
-			}
-		}
-	}
+	for (i = 0; i < nfs; i++)
+		if (state_fs(&o, out, &fss[i]))
+			rc = QFD_EXIT_FAILURE;
 	if (qfd_out_print(out))
 		rc = QFD_EXIT_FAILURE;
 	qfd_fs_free_list(fss, nfs);
 	return rc;
 }
+
+const struct qfd_cmd qfd_cmd_state = {
+	.name = "state",
+	.run = run,
+	.args = "[-ugp] [options] [-a | PATH...]",
+	.summary = "show accounting, enforcement and grace periods",
+	.options = QFD_TYPE_HELP
+		   "  -a, --all            every mounted filesystem with quotas\n"
+		   QFD_OUT_HELP,
+};

@@ -296,7 +296,7 @@ static bool program_found(const char *prog)
 	}
 }
 
-static int watch_options(struct watch *w, int argc, char **argv)
+static int parse(int argc, char **argv, struct watch *w)
 {
 	static const struct option opts[] = {
 		{ "json", no_argument, NULL, 'J' },
@@ -306,7 +306,7 @@ static int watch_options(struct watch *w, int argc, char **argv)
 		{ NULL, 0, NULL, 0 }
 	};
 	int c;
-	struct qfd_getopt g = { "JNh", opts, NULL };
+	struct qfd_getopt g = { &qfd_cmd_watch, "JNh", opts, NULL, NULL };
 
 	while ((c = qfd_getopt(&g, argc, argv)) != -1) {
 		switch (c) {
@@ -318,42 +318,31 @@ static int watch_options(struct watch *w, int argc, char **argv)
 			break;
 		case OPT_EXEC:
 			if (!*optarg)
-				QFD_USAGE_ERR("watch", "--exec needs a command");
+				return qfd_opts_bad("watch", "--exec needs a command");
 			if (!program_found(optarg))
-				QFD_USAGE_ERR("watch", "--exec %s: no such program, or not executable (it is run without a shell, looked up in PATH)",
-					      optarg);
+				return qfd_opts_bad("watch", "--exec %s: no such program, or not executable (it is run without a shell, looked up in PATH)",
+						    optarg);
 			w->exec = optarg;
 			break;
-		case 'h':
-			qfd_cmd_help("watch",
-				     "  -J, --json           one JSON object a line\n"
-				     "  -N, --numeric        do not resolve ids to names\n"
-				     "      --exec CMD       run CMD for each event (no shell), with\n"
-				     "                       QFD_EVENT_* in its environment\n",
-				     "Runs until SIGINT or SIGTERM; every filesystem, every quota type.\n");
-			return QFD_EXIT_OK;
-		case QFD_OPT_TWICE:
-			QFD_USAGE_ERR("watch", "%s", g.msg);
 		default:
-			qfd_usage_hint("watch");
-			return QFD_EXIT_USAGE;
+			return qfd_opt_default(&g, c);
 		}
 	}
 	if (optind < argc)
-		QFD_USAGE_ERR("watch", "watch takes no arguments: it reports every filesystem");
-	return -1;
+		return qfd_opts_bad("watch", "watch takes no arguments: it reports every filesystem");
+	return QFD_OPTS_GO;
 }
 
-int cmd_watch(int argc, char **argv)
+static int run(int argc, char **argv)
 {
 	struct watch w = { 0 };
 	struct nl_sock *sk;
 	sigset_t set;
 	int sfd, rc;
 
-	rc = watch_options(&w, argc, argv);
-	if (rc >= 0)
-		return rc;
+	rc = parse(argc, argv, &w);
+	if (rc)
+		return qfd_opts_exit(rc);
 	sigemptyset(&set);
 	sigaddset(&set, SIGINT);
 	sigaddset(&set, SIGTERM);
@@ -372,3 +361,15 @@ int cmd_watch(int argc, char **argv)
 	close(sfd);
 	return rc;
 }
+
+const struct qfd_cmd qfd_cmd_watch = {
+	.name = "watch",
+	.run = run,
+	.args = "[-J] [-N] [--exec CMD]",
+	.summary = "print the kernel's quota warnings as they happen",
+	.options = "  -J, --json           one JSON object a line\n"
+		   "  -N, --numeric        do not resolve ids to names\n"
+		   "      --exec CMD       run CMD for each event (no shell), with\n"
+		   "                       QFD_EVENT_* in its environment\n",
+	.notes = "Runs until SIGINT or SIGTERM; every filesystem, every quota type.\n",
+};

@@ -1,7 +1,8 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * The commands, and what they share: help text from the command table,
- * quota-type options, and the one line each kernel error becomes.
+ * The commands, and what they share: help from their struct qfd_cmd,
+ * the option parser's contract, and the quota-type options.  Kernel
+ * errors are kerr.h's.
  */
 #ifndef QFD_CMDS_H
 #define QFD_CMDS_H
@@ -14,45 +15,80 @@
 
 struct qfd_fs;
 
-int cmd_get(int argc, char **argv);
-int cmd_set(int argc, char **argv);
-int cmd_report(int argc, char **argv);
-int cmd_state(int argc, char **argv);
-int cmd_on(int argc, char **argv);
-int cmd_off(int argc, char **argv);
-int cmd_sync(int argc, char **argv);
-int cmd_project(int argc, char **argv);
-int cmd_check(int argc, char **argv);
-int cmd_watch(int argc, char **argv);
-int cmd_apply(int argc, char **argv);
-int cmd_dump(int argc, char **argv);
-
-const struct qfd_cmd *qfd_find_cmd(const char *name);
+/* One a command, each defined in its cmd-*.c. */
+extern const struct qfd_cmd qfd_cmd_get, qfd_cmd_set, qfd_cmd_apply,
+	qfd_cmd_dump, qfd_cmd_report, qfd_cmd_check, qfd_cmd_watch,
+	qfd_cmd_state, qfd_cmd_on, qfd_cmd_off, qfd_cmd_sync, qfd_cmd_project;
 
 /*
  * "Usage: qfd NAME ARGS", the summary, the command's options (with -h
- * added last), then its notes (NULL: none).
+ * added last), then its notes.
  */
-void qfd_cmd_help(const char *name, const char *options, const char *notes);
+void qfd_cmd_help(const struct qfd_cmd *cmd);
+
+/*
+ * Every command reads its options with one function of this shape:
+ *
+ *	static int parse(int argc, char **argv, struct NAME_opts *o);
+ *
+ * which fills o (paths and other arguments included) and returns
+ * QFD_OPTS_GO to go on, QFD_OPTS_DONE when it printed what was asked
+ * (--help, --list-columns) and the command ends with 0, or QFD_OPTS_BAD
+ * after one line saying what is wrong (qfd_opts_bad()).
+ */
+enum { QFD_OPTS_BAD = -1, QFD_OPTS_GO = 0, QFD_OPTS_DONE = 1 };
+
+/* The exit status of a parse that did not go on. */
+static inline int qfd_opts_exit(int rc)
+{
+	return rc < 0 ? QFD_EXIT_USAGE : QFD_EXIT_OK;
+}
+
+/* The line (warnx), then "Try 'qfd CMD --help'": returns QFD_OPTS_BAD. */
+int qfd_opts_bad(const char *cmd, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/*
+ * Options that exclude others: opt excludes each of others[] (which may
+ * go with each other), in either order.  msg is the line; NULL makes it
+ * "--OPT and --OTHER exclude each other".  A table ends with opt 0.
+ */
+struct qfd_excl {
+	int opt;
+	int others[10];		/* 0 ends the list */
+	const char *msg;
+};
 
 /*
  * getopt_long() for a command, refusing an option with a value given a
  * second time (--batch A --batch B, -w 80% -w 90%): the last one winning
- * would hide a slip in a script.  A command's table, and the short
- * options that may come again (check's -i).  qfd_getopt() returns what
- * getopt_long() does, or QFD_OPT_TWICE with the line to print in msg.
+ * would hide a slip in a script; and an option excl says the options
+ * before it exclude.  A command's table, the options with a value that
+ * may come again (check's -i), and its exclusions (NULL: none).  qfd_getopt()
+ * returns what getopt_long() does, or QFD_OPT_REFUSED with the line to
+ * print in msg.  cmd names the command in messages and for -h.
  */
+#define QFD_OPT_BITS	0x400	/* option values are below */
 struct qfd_getopt {
+	const struct qfd_cmd *cmd;
 	const char *shortopts;
 	const struct option *longopts;
-	const char *repeatable;
-	unsigned char seen[0x400 / 8];	/* a bit per option value */
-	char msg[96];
+	const int *repeatable;	/* ends with 0; NULL: none */
+	const struct qfd_excl *excl;
+	unsigned char seen[QFD_OPT_BITS / 8];	/* a bit per option value */
+	char msg[128];
 };
 
-enum { QFD_OPT_TWICE = 0x3ff };
+enum { QFD_OPT_REFUSED = QFD_OPT_BITS - 1 };
 
 int qfd_getopt(struct qfd_getopt *g, int argc, char **argv);
+
+/*
+ * What every parser does with an option that is not its own: -h prints
+ * g->cmd's help (QFD_OPTS_DONE); QFD_OPT_REFUSED says g->msg, anything
+ * else (getopt has said it) the hint (QFD_OPTS_BAD).
+ */
+int qfd_opt_default(const struct qfd_getopt *g, int c);
 
 #define QFD_TYPE_SHORTOPTS	"ugp"
 #define QFD_TYPE_LONGOPTS \
@@ -81,23 +117,5 @@ bool qfd_typeopt(unsigned int *types, int c);
  */
 int qfd_fs_types(struct qfd_fs *fs, unsigned int asked, unsigned int *types,
 		 bool quiet);
-
-/*
- * With -a, a mount whose quotas answer rc is not the command's to report
- * (true), --debug saying why: it never had quotas (ESRCH, ENOSYS), or the
- * quotactl(2) fallback of a kernel without quotactl_fd cannot reach it
- * (ENOTBLK: tmpfs, a container's /dev).  A path named keeps the error.
- */
-bool qfd_all_skips(const struct qfd_fs *fs, int rc);
-
-/*
- * Report a failed quota call in one line: the mount point, the quota type,
- * what went wrong and what to do.  op is what was attempted ("read",
- * "set limits for", "turn on").
- */
-void qfd_kerr(const struct qfd_fs *fs, int type, int rc, const char *op);
-/* The same line into buf, without "qfd: ", for a command that prints it. */
-void qfd_kerr_fmt(char *buf, size_t len, const struct qfd_fs *fs, int type,
-		  int rc, const char *op);
 
 #endif

@@ -135,7 +135,7 @@ static bool get_limit(struct parser *p, json_object *o, int lim, uint64_t *v,
 			bad(p, "too large");
 			return false;
 		}
-		*v = qf_round_limit(*v);
+		*v = qfd_quota_round_limit(*v);
 	}
 	if (!*v && !*dir) {
 		bad(p, "0 is not a limit (the kernel reads it as none): write null for no limit");

@@ -76,15 +76,6 @@ struct cache {
 static struct table tables[QFD_NTYPES];
 static struct cache caches[QFD_NTYPES];
 
-const char *qfd_type_name(int type)
-{
-	static const char *const names[QFD_NTYPES] = {
-		[QFD_USR] = "user", [QFD_GRP] = "group", [QFD_PRJ] = "project",
-	};
-
-	return type >= 0 && type < QFD_NTYPES ? names[type] : "unknown";
-}
-
 static int add(struct table *t, uint32_t id, const char *name)
 {
 	if (t->n == t->alloc) {
@@ -188,49 +179,60 @@ static void db_failed(int type, int err)
 	      qfd_type_name(type), strerror(err));
 }
 
-/* Returns false when the enumeration failed part way. */
-static bool load_users(struct table *t)
+/* The next entry of the passwd or group database: false at its end. */
+static bool next_user(uint32_t *id, const char **name)
 {
-	struct passwd *pw;
-	int err;
+	struct passwd *pw = getpwent();
 
-	setpwent();
-	for (;;) {
-		errno = 0;
-		pw = getpwent();
-		if (!pw)
-			break;
-		if (add(t, pw->pw_uid, pw->pw_name)) {
-			errno = ENOMEM;
-			break;
-		}
+	if (pw) {
+		*id = pw->pw_uid;
+		*name = pw->pw_name;
 	}
-	err = errno;
-	endpwent();
-	db_failed(QFD_USR, err);
-	return !db_error(err);
+	return pw != NULL;
 }
 
-/* Returns false when the enumeration failed part way. */
-static bool load_groups(struct table *t)
+static bool next_group(uint32_t *id, const char **name)
 {
-	struct group *gr;
+	struct group *gr = getgrent();
+
+	if (gr) {
+		*id = gr->gr_gid;
+		*name = gr->gr_name;
+	}
+	return gr != NULL;
+}
+
+/*
+ * Every entry of the users' (type QFD_USR) or groups' database.  Returns
+ * false when the enumeration failed part way.
+ */
+static bool load_db(struct table *t, int type)
+{
+	bool (*next)(uint32_t *, const char **) =
+		type == QFD_USR ? next_user : next_group;
+	const char *name;
+	uint32_t id;
 	int err;
 
-	setgrent();
+	if (type == QFD_USR)
+		setpwent();
+	else
+		setgrent();
 	for (;;) {
 		errno = 0;
-		gr = getgrent();
-		if (!gr)
+		if (!next(&id, &name))
 			break;
-		if (add(t, gr->gr_gid, gr->gr_name)) {
+		if (add(t, id, name)) {
 			errno = ENOMEM;
 			break;
 		}
 	}
 	err = errno;
-	endgrent();
-	db_failed(QFD_GRP, err);
+	if (type == QFD_USR)
+		endpwent();
+	else
+		endgrent();
+	db_failed(type, err);
 	return !db_error(err);
 }
 
@@ -332,12 +334,10 @@ static struct table *load(int type)
 	if (t->loaded)
 		return t;
 	t->loaded = true;
-	if (type == QFD_USR)
-		t->complete = load_users(t) && lists_all(type);
-	else if (type == QFD_GRP)
-		t->complete = load_groups(t) && lists_all(type);
-	else
+	if (type == QFD_PRJ)
 		load_projid(t);
+	else
+		t->complete = load_db(t, type) && lists_all(type);
 	if (t->n)
 		qsort(t->byid, t->n, sizeof(*t->byid), cmp_id);
 	t->byname = malloc((t->n ? t->n : 1) * sizeof(*t->byname));

@@ -867,16 +867,14 @@ static int print_table(struct qfd_out *out)
 	return rc;
 }
 
-/* qsort has no context argument: the one table being sorted */
-static const struct qfd_out *sorting;
-
-static int cmp_rows(const void *a, const void *b)
+static int cmp_rows(const void *a, const void *b, void *arg)
 {
+	const struct qfd_out *out = arg;
 	struct qfd_val x, y;
-	enum qfd_kind kind = sorting->cols[sorting->sortcol].kind;
+	enum qfd_kind kind = out->cols[out->sortcol].kind;
 
-	cell_get(sorting, a, sorting->nshown, &x);
-	cell_get(sorting, b, sorting->nshown, &y);
+	cell_get(out, a, out->nshown, &x);
+	cell_get(out, b, out->nshown, &y);
 	/* empty cells first, then by value */
 	if (x.set != y.set)
 		return x.set ? 1 : -1;
@@ -894,10 +892,8 @@ static void sort_rows(struct qfd_out *out)
 	/* no rows: no array either, and qsort(NULL, 0) is undefined */
 	if (out->nrows < 2)
 		return;
-	sorting = out;
-	qsort(out->rows, out->nrows, (out->stride + 1) * sizeof(*out->rows),
-	      cmp_rows);
-	sorting = NULL;
+	qsort_r(out->rows, out->nrows, (out->stride + 1) * sizeof(*out->rows),
+		cmp_rows, out);
 }
 
 int qfd_out_print(struct qfd_out *out)

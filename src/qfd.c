@@ -1,52 +1,59 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * qfd - disk quota administration through quotactl_fd(2).
- *
- * main(): global options, then the command table drives both dispatch and
- * 'qfd --help', so a command cannot exist without being documented there.
+ * What qfd.h declares: the base layer every other file may use, which
+ * itself uses nothing of qfd's.
  */
 #include <err.h>
-#include <errno.h>
-#include <getopt.h>
-#include <locale.h>
 #include <stdio.h>
 #include <stdlib.h>
-#include <string.h>
-#include <unistd.h>
 
-#include "cmds.h"
-#include "ids.h"
-#include "output.h"
 #include "qfd.h"
 
 bool qfd_debug;
+int qfd_fail_status = QFD_EXIT_FAILURE;
 
-static const struct qfd_cmd commands[] = {
-	{ "get", cmd_get, "[-ugp] [options] PATH [WHO...]",
-	  "show usage and limits (default: your own)" },
-	{ "set", cmd_set, "[-ugp] [options] PATH WHO... LIMITS",
-	  "set space and file limits" },
-	{ "apply", cmd_apply, "[--check] [--diff] [-J] [options] FILE|-",
-	  "bring quotas to the state a JSON document describes" },
-	{ "dump", cmd_dump, "[-ugp] [--project-dirs] PATH",
-	  "write a filesystem's quota state as a document for apply" },
-	{ "report", cmd_report, "[-ugp] [options] [-a | PATH...]",
-	  "list every id with a quota entry" },
-	{ "check", cmd_check, "[-ugp] [-w T] [-c T] [-i WHO]... [-a | PATH...]",
-	  "check quotas for Nagios, Icinga and other monitoring" },
-	{ "watch", cmd_watch, "[-J] [-N] [--exec CMD]",
-	  "print the kernel's quota warnings as they happen" },
-	{ "state", cmd_state, "[-ugp] [options] [-a | PATH...]",
-	  "show accounting, enforcement and grace periods" },
-	{ "on", cmd_on, "[-ugp] [-a | PATH...]",
-	  "turn quota enforcement on" },
-	{ "off", cmd_off, "[-ugp] [-a | PATH...]",
-	  "turn quota enforcement off (usage is still counted)" },
-	{ "sync", cmd_sync, "[-ugp] [-a | PATH...]",
-	  "write quota state to disk" },
-	{ "project", cmd_project, "set|clear|show [-r] [options] PATH... [PROJECT]",
-	  "assign directory trees to projects, for project quotas" },
-};
+void qfd_oom(void)
+{
+	errx(qfd_fail_status, "out of memory");
+}
+
+void *qfd_xcalloc(size_t n, size_t size)
+{
+	void *p = calloc(n, size);
+
+	if (!p)
+		qfd_oom();
+	return p;
+}
+
+void *qfd_xreallocarray(void *p, size_t n, size_t size)
+{
+	void *np = reallocarray(p, n, size);
+
+	if (!np)
+		qfd_oom();
+	return np;
+}
+
+const char *qfd_type_name(int type)
+{
+	static const char *const names[QFD_NTYPES] = {
+		[QFD_USR] = "user", [QFD_GRP] = "group", [QFD_PRJ] = "project",
+	};
+
+	return type >= 0 && type < QFD_NTYPES ? names[type] : "unknown";
+}
+
+int qfd_exit_merge(int a, int b)
+{
+	static const int rank[] = {
+		[QFD_EXIT_OK] = 0, [QFD_EXIT_CHANGED] = 1,
+		[QFD_EXIT_FAILURE] = 2, [QFD_EXIT_OVER] = 3,
+		[QFD_EXIT_USAGE] = 4,
+	};
+
+	return rank[a] >= rank[b] ? a : b;
+}
 
 void qfd_usage_hint(const char *cmd)
 {
@@ -54,112 +61,4 @@ void qfd_usage_hint(const char *cmd)
 		fprintf(stderr, "Try 'qfd %s --help' for more information.\n", cmd);
 	else
 		fprintf(stderr, "Try 'qfd --help' for more information.\n");
-}
-
-const struct qfd_cmd *qfd_find_cmd(const char *name)
-{
-	size_t i;
-
-	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		if (!strcmp(commands[i].name, name))
-			return &commands[i];
-	return NULL;
-}
-
-static void usage(void)
-{
-	size_t i;
-
-	printf("Usage: qfd [--debug] COMMAND [options] [args]\n\n"
-	       "Administer disk quotas through quotactl_fd(2): any path on a\n"
-	       "filesystem names it, no block device needed.\n\nCommands:\n");
-	for (i = 0; i < ARRAY_SIZE(commands); i++)
-		printf("  %-8s %s\n", commands[i].name, commands[i].summary);
-	printf("\nOptions:\n"
-	       "  -d, --debug    trace every quota call on stderr\n"
-	       "  -h, --help     show this help\n"
-	       "  -V, --version  show the version\n\n"
-	       "'qfd COMMAND --help' describes a command; qfd(8) all of them.\n");
-}
-
-/*
- * QFD_DEBUG=1 turns tracing on; empty or 0 leaves it off, as a script
- * that sets QFD_DEBUG=0 to say "no debug" means.
- */
-static bool debug_env(const char *v)
-{
-	return v && *v && strcmp(v, "0");
-}
-
-/*
- * stdout may be a pipe to a full disk or a closed reader: a report that was
- * not written must not exit 0 (the idea of util-linux's closestream.h).
- */
-static int close_stdout(int rc)
-{
-	if (fflush(stdout) || ferror(stdout) || fclose(stdout)) {
-		if (errno != EPIPE)
-			warn("write error");
-		return rc ? rc : QFD_EXIT_FAILURE;
-	}
-	return rc;
-}
-
-int main(int argc, char **argv)
-{
-	static const struct option opts[] = {
-		{ "debug", no_argument, NULL, 'd' },
-		{ "help", no_argument, NULL, 'h' },
-		{ "version", no_argument, NULL, 'V' },
-		{ NULL, 0, NULL, 0 }
-	};
-	char shown[QFD_SHOWN_LEN];
-	const struct qfd_cmd *cmd;
-	int c, rc;
-
-	/* getopt's messages start with argv[0]: "qfd:", as warnx() says */
-	argv[0] = program_invocation_short_name;
-	/* names are UTF-8 in most databases: let libsmartcols print them */
-	setlocale(LC_ALL, "");
-	qfd_stdout_setup();
-	qfd_debug = debug_env(getenv("QFD_DEBUG"));
-	/* '+': stop at the command name, its options are its own */
-	while ((c = getopt_long(argc, argv, "+dhV", opts, NULL)) != -1) {
-		switch (c) {
-		case 'd':
-			qfd_debug = true;
-			break;
-		case 'h':
-			usage();
-			return close_stdout(QFD_EXIT_OK);
-		case 'V':
-			printf("qfd %s\n", PACKAGE_VERSION);
-			return close_stdout(QFD_EXIT_OK);
-		default:
-			qfd_usage_hint(NULL);
-			return QFD_EXIT_USAGE;
-		}
-	}
-	if (optind >= argc) {
-		warnx("no command given");
-		qfd_usage_hint(NULL);
-		return QFD_EXIT_USAGE;
-	}
-	cmd = qfd_find_cmd(argv[optind]);
-	if (!cmd) {
-		warnx("unknown command '%s'", qfd_shown(argv[optind], shown));
-		qfd_usage_hint(NULL);
-		return QFD_EXIT_USAGE;
-	}
-	argc -= optind;
-	argv += optind;
-	/*
-	 * getopt names argv[0] in its messages: "qfd: unrecognized option",
-	 * as warnx() and util-linux's tools say it, not "report: ...".
-	 */
-	argv[0] = program_invocation_short_name;
-	optind = 0;	/* restart getopt for the command's own options */
-	rc = cmd->run(argc, argv);
-	qfd_ids_free();
-	return close_stdout(qfd_stdout_release(rc));
 }

@@ -2,8 +2,9 @@
 /*
  * qfd - disk quota administration through quotactl_fd(2).
  *
- * Things every command needs: exit codes, quota types, the command
- * descriptor and the small error helpers.
+ * The base layer, which every file may use and which uses nothing of
+ * qfd's: exit codes, quota types, the command descriptor, --debug and
+ * ASCII helpers.  qfd.c defines what is not inline here.
  */
 #ifndef QFD_QFD_H
 #define QFD_QFD_H
@@ -43,23 +44,38 @@ const char *qfd_type_name(int type);
 /* The exit status of a run that met both a and b. */
 int qfd_exit_merge(int a, int b);
 
+/*
+ * A command: each cmd-*.c defines one (cmds.h), main.c's table points to
+ * them all, and 'qfd --help' and 'qfd NAME --help' are made from them.
+ */
 struct qfd_cmd {
 	const char *name;
 	int (*run)(int argc, char **argv);
 	const char *args;	/* synopsis after the command name */
 	const char *summary;	/* one line for 'qfd --help' */
+	const char *options;	/* its --help: the options (-h is added) */
+	const char *notes;	/* its --help: after the options; NULL: none */
 };
 
 /* Global state set by options before the command name. */
 extern bool qfd_debug;
 
-void qfd_usage_hint(const char *cmd);
+/*
+ * The exit status of a failure that is no command's own: out of memory,
+ * a write to stdout that failed.  QFD_EXIT_FAILURE; check makes it its
+ * UNKNOWN.
+ */
+extern int qfd_fail_status;
 
-#define QFD_USAGE_ERR(cmd, ...) do {					\
-		warnx(__VA_ARGS__);					\
-		qfd_usage_hint(cmd);					\
-		return QFD_EXIT_USAGE;					\
-	} while (0)
+/* "out of memory", then exit with qfd_fail_status. */
+void qfd_oom(void) __attribute__((noreturn));
+
+/* calloc() and reallocarray() that end the run when memory runs out. */
+void *qfd_xcalloc(size_t n, size_t size);
+void *qfd_xreallocarray(void *p, size_t n, size_t size);
+
+/* "Try 'qfd CMD --help'" (cmd NULL: 'qfd --help') on stderr. */
+void qfd_usage_hint(const char *cmd);
 
 /*
  * Column names, JSON keys and unit letters are ASCII and mean the same in

@@ -190,7 +190,7 @@ static int get_common(struct qfd_fs *fs, int type, uint32_t id,
 	return rc;
 }
 
-int qf_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq)
+int qfd_quota_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq)
 {
 	int rc = get_common(fs, type, id, dq, false);
 
@@ -203,19 +203,19 @@ int qf_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq)
 	return rc;
 }
 
-int qf_next(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq)
+int qfd_quota_next(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq)
 {
 	return get_common(fs, type, id, dq, true);
 }
 
-int qf_each(struct qfd_fs *fs, int type, qf_each_fn fn, void *arg)
+int qfd_quota_each(struct qfd_fs *fs, int type, qfd_quota_each_fn fn, void *arg)
 {
 	struct qfd_dq dq;
 	uint32_t id = 0;
 	int rc;
 
 	for (;;) {
-		rc = qf_next(fs, type, id, &dq);
+		rc = qfd_quota_next(fs, type, id, &dq);
 		if (rc == -ENOENT)
 			return 0;
 		if (!rc)
@@ -245,7 +245,7 @@ static void set_xtimer(struct fs_disk_quota *d, int64_t t, int32_t *lo,
 	d->d_fieldmask |= FS_DQ_BIGTIME;
 }
 
-int qf_set(struct qfd_fs *fs, int type, uint32_t id, unsigned int mask,
+int qfd_quota_set(struct qfd_fs *fs, int type, uint32_t id, unsigned int mask,
 	   const struct qfd_dq *val)
 {
 	static const uint8_t xflags[QFD_NTYPES] = {
@@ -292,7 +292,7 @@ int qf_set(struct qfd_fs *fs, int type, uint32_t id, unsigned int mask,
  * wanted limit compared with the current one must be rounded the same
  * way, or every run would "change" a 1537K limit that XFS keeps as 1540K.
  */
-uint64_t qf_limit_unit(const struct qfd_fs *fs)
+uint64_t qfd_quota_limit_unit(const struct qfd_fs *fs)
 {
 	struct statfs sfs;
 
@@ -309,14 +309,14 @@ uint64_t qf_limit_unit(const struct qfd_fs *fs)
  * big timestamps it keeps seconds, and a deadline in steps of 4 is kept
  * as it is: so on XFS every deadline is set in steps of 4.
  */
-int64_t qf_round_timer(const struct qfd_fs *fs, int64_t t)
+int64_t qfd_quota_round_timer(const struct qfd_fs *fs, int64_t t)
 {
 	if (fs->fstype && !strcmp(fs->fstype, "xfs") && t % 4)
 		return t + 4 - t % 4;
 	return t;
 }
 
-int qf_state(struct qfd_fs *fs, int type, struct qfd_state *st)
+int qfd_quota_state(struct qfd_fs *fs, int type, struct qfd_state *st)
 {
 	static const uint16_t acct[QFD_NTYPES] = {
 		FS_QUOTA_UDQ_ACCT, FS_QUOTA_GDQ_ACCT, FS_QUOTA_PDQ_ACCT };
@@ -363,7 +363,7 @@ int qf_state(struct qfd_fs *fs, int type, struct qfd_state *st)
 	return 0;
 }
 
-int qf_set_grace(struct qfd_fs *fs, int type, const uint64_t *space,
+int qfd_quota_set_grace(struct qfd_fs *fs, int type, const uint64_t *space,
 		 const uint64_t *files)
 {
 	struct if_dqinfo info;
@@ -380,18 +380,18 @@ int qf_set_grace(struct qfd_fs *fs, int type, const uint64_t *space,
 	return qctl(fs, Q_SETINFO, type, 0, &info);
 }
 
-int qf_on(struct qfd_fs *fs, int type)
+int qfd_quota_on(struct qfd_fs *fs, int type)
 {
 	/* the format id only matters for visible quota files */
 	return qctl(fs, Q_QUOTAON, type, QFMT_VFS_V1, NULL);
 }
 
-int qf_off(struct qfd_fs *fs, int type)
+int qfd_quota_off(struct qfd_fs *fs, int type)
 {
 	return qctl(fs, Q_QUOTAOFF, type, 0, NULL);
 }
 
-int qf_sync(struct qfd_fs *fs, int type)
+int qfd_quota_sync(struct qfd_fs *fs, int type)
 {
 	int rc = qctl(fs, Q_SYNC, type, 0, NULL);
 
@@ -413,7 +413,7 @@ int qf_sync(struct qfd_fs *fs, int type)
  * the context's log says the parameter is unknown; in a user namespace the
  * kernel refuses tmpfs quotas for another reason.
  */
-int qf_tmpfs_quota_support(void)
+int qfd_tmpfs_quota_support(void)
 {
 #if defined(SYS_fsopen) && defined(SYS_fsconfig)
 	char log[256];
@@ -442,7 +442,7 @@ int qf_tmpfs_quota_support(void)
 #endif
 }
 
-const char *qf_format_name(uint32_t format)
+const char *qfd_quota_format_name(uint32_t format)
 {
 	switch (format) {
 	case QFMT_VFS_OLD: return "vfsold";

@@ -53,36 +53,36 @@ struct qfd_state {
 #define QFD_LIMIT_UNIT	1024ULL
 
 /* What the kernel will store for a space limit of bytes. */
-static inline uint64_t qf_round_limit(uint64_t bytes)
+static inline uint64_t qfd_quota_round_limit(uint64_t bytes)
 {
 	return (bytes + QFD_LIMIT_UNIT - 1) / QFD_LIMIT_UNIT * QFD_LIMIT_UNIT;
 }
 
 /* The unit fs keeps space limits in (a multiple of QFD_LIMIT_UNIT). */
-uint64_t qf_limit_unit(const struct qfd_fs *fs);
+uint64_t qfd_quota_limit_unit(const struct qfd_fs *fs);
 /* A grace deadline t (> 0) as fs will keep it across a remount. */
-int64_t qf_round_timer(const struct qfd_fs *fs, int64_t t);
+int64_t qfd_quota_round_timer(const struct qfd_fs *fs, int64_t t);
 
-int qf_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq);
+int qfd_quota_get(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq);
 /* The first id >= id that has an entry; -ENOENT past the last one. */
-int qf_next(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq);
+int qfd_quota_next(struct qfd_fs *fs, int type, uint32_t id, struct qfd_dq *dq);
 /*
  * Call fn for every id of type that has an entry, in id order, with one
  * Q_GETNEXTQUOTA a call: the walk report and check share.  Returns 0, the
  * first non-zero value fn returned, or a negative kernel error.
  */
-typedef int (*qf_each_fn)(const struct qfd_dq *dq, void *arg);
-int qf_each(struct qfd_fs *fs, int type, qf_each_fn fn, void *arg);
-int qf_set(struct qfd_fs *fs, int type, uint32_t id, unsigned int mask,
+typedef int (*qfd_quota_each_fn)(const struct qfd_dq *dq, void *arg);
+int qfd_quota_each(struct qfd_fs *fs, int type, qfd_quota_each_fn fn, void *arg);
+int qfd_quota_set(struct qfd_fs *fs, int type, uint32_t id, unsigned int mask,
 	   const struct qfd_dq *val);
-int qf_state(struct qfd_fs *fs, int type, struct qfd_state *st);
-int qf_set_grace(struct qfd_fs *fs, int type, const uint64_t *space,
+int qfd_quota_state(struct qfd_fs *fs, int type, struct qfd_state *st);
+int qfd_quota_set_grace(struct qfd_fs *fs, int type, const uint64_t *space,
 		 const uint64_t *files);
-int qf_on(struct qfd_fs *fs, int type);
-int qf_off(struct qfd_fs *fs, int type);
-int qf_sync(struct qfd_fs *fs, int type);
+int qfd_quota_on(struct qfd_fs *fs, int type);
+int qfd_quota_off(struct qfd_fs *fs, int type);
+int qfd_quota_sync(struct qfd_fs *fs, int type);
 
-int qf_tmpfs_quota_support(void);
-const char *qf_format_name(uint32_t format);
+int qfd_tmpfs_quota_support(void);
+const char *qfd_quota_format_name(uint32_t format);
 
 #endif

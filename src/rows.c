@@ -48,7 +48,7 @@ const struct qfd_col qfd_quota_cols[QCOL_NCOLS] = {
 			     "files used, in percent of the hard (else soft) limit" },
 };
 
-enum qfd_status qfd_usage_status(uint64_t used, uint64_t soft, uint64_t hard,
+enum qfd_status qfd_limit_status(uint64_t used, uint64_t soft, uint64_t hard,
 				 int64_t timer, time_t now)
 {
 	/* the kernel refuses an allocation that would pass the hard limit */
@@ -61,9 +61,9 @@ enum qfd_status qfd_usage_status(uint64_t used, uint64_t soft, uint64_t hard,
 
 enum qfd_status qfd_dq_status(const struct qfd_dq *dq, time_t now)
 {
-	enum qfd_status s = qfd_usage_status(dq->space, dq->space_soft,
+	enum qfd_status s = qfd_limit_status(dq->space, dq->space_soft,
 					     dq->space_hard, dq->space_timer, now);
-	enum qfd_status f = qfd_usage_status(dq->files, dq->files_soft,
+	enum qfd_status f = qfd_limit_status(dq->files, dq->files_soft,
 					     dq->files_hard, dq->files_timer, now);
 
 	return s > f ? s : f;

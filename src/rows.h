@@ -44,7 +44,7 @@ enum qfd_status {
 };
 
 /* One resource (space or files) against its limits. */
-enum qfd_status qfd_usage_status(uint64_t used, uint64_t soft, uint64_t hard,
+enum qfd_status qfd_limit_status(uint64_t used, uint64_t soft, uint64_t hard,
 				 int64_t timer, time_t now);
 /* The worse of space and files. */
 enum qfd_status qfd_dq_status(const struct qfd_dq *dq, time_t now);

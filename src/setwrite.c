@@ -10,11 +10,13 @@
  */
 #include <errno.h>
 #include <signal.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "cmds.h"
+#include "kerr.h"
 #include "mnt.h"
+#include "qfd.h"
 #include "quota.h"
 #include "setwrite.h"
 #include "sigdefer.h"
@@ -31,6 +33,18 @@ static void req_dq(const struct qfd_setreq *r, bool old, struct qfd_dq *dq)
 	dq->files_hard = lim[QFD_LIM_FILES_HARD];
 	dq->space_timer = timer[QFD_TIMER_SPACE];
 	dq->files_timer = timer[QFD_TIMER_FILES];
+}
+
+/* What the kernel has, as r's old values. */
+static void req_old(struct qfd_setreq *r, const struct qfd_dq *dq)
+{
+	r->old[QFD_LIM_SPACE_SOFT] = dq->space_soft;
+	r->old[QFD_LIM_SPACE_HARD] = dq->space_hard;
+	r->old[QFD_LIM_FILES_SOFT] = dq->files_soft;
+	r->old[QFD_LIM_FILES_HARD] = dq->files_hard;
+	/* to put back a grace time that a limit change restarts */
+	r->old_timer[QFD_TIMER_SPACE] = dq->space_timer;
+	r->old_timer[QFD_TIMER_FILES] = dq->files_timer;
 }
 
 /*
@@ -64,7 +78,7 @@ void qfd_setlist_put_back(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 		if (r->written != QFD_WRITTEN_YES)
 			continue;
 		req_dq(r, true, &dq);
-		rc = qf_set(fs, type, r->id, putback_mask(r), &dq);
+		rc = qfd_quota_set(fs, type, r->id, putback_mask(r), &dq);
 		if (!rc) {
 			r->written = QFD_WRITTEN_NO;
 			continue;
@@ -73,6 +87,59 @@ void qfd_setlist_put_back(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 		w->kept = r;	/* the lowest index last: the first in the list */
 		w->kept_err = rc;
 	}
+}
+
+/* "MOUNT: TYPE WHO", where a message about r starts. */
+static void req_where(const struct qfd_setplan *p, const struct qfd_setreq *r,
+		      char *buf, size_t len)
+{
+	snprintf(buf, len, "%s: %s %s", p->fs->target, qfd_type_name(p->type),
+		 qfd_setreq_who(p->l, r));
+}
+
+int qfd_setreq_plan(const struct qfd_setplan *p, struct qfd_setreq *r,
+		    uint64_t *final, struct qfd_dq *dq)
+{
+	uint64_t unit = p->unit;
+	char where[512];
+	int i, rc;
+
+	rc = qfd_quota_get(p->fs, p->type, r->id, dq);
+	if (rc)
+		return rc;
+	req_old(r, dq);
+	r->mask = 0;
+	for (i = 0; i < QFD_NLIMITS; i++) {
+		bool asked = r->asked & (1u << i);
+
+		/*
+		 * Only a relative limit can fail here, and only it needs the
+		 * words of its message: four snprintf calls per id were a
+		 * quarter of a batch's own time (bench/README).
+		 */
+		if (asked && ((r->up | r->down) & (1u << i))) {
+			req_where(p, r, where, sizeof(where));
+			if (qfd_setreq_resolve(p->l, r, i, where))
+				return 1;
+		}
+		if (asked && i <= QFD_LIM_SPACE_HARD && r->lim[i] % unit &&
+		    r->lim[i] <= UINT64_MAX - unit)
+			r->lim[i] += unit - r->lim[i] % unit;
+		if (asked && p->raise_only && qfd_lim_lowers(r->old[i], r->lim[i]))
+			asked = false;
+		final[i] = asked ? r->lim[i] : r->old[i];
+		if (asked && r->lim[i] != r->old[i])
+			r->mask |= 1u << i;
+	}
+	/* XFS silently ignores such a pair: refuse it for everyone */
+	if ((final[QFD_LIM_SPACE_HARD] && final[QFD_LIM_SPACE_SOFT] > final[QFD_LIM_SPACE_HARD]) ||
+	    (final[QFD_LIM_FILES_HARD] && final[QFD_LIM_FILES_SOFT] > final[QFD_LIM_FILES_HARD])) {
+		req_where(p, r, where, sizeof(where));
+		qfd_setreq_warn(p->l, r, "%s: a soft limit would exceed its hard limit",
+				where);
+		return 1;
+	}
+	return 0;
 }
 
 int qfd_setlist_write(struct qfd_fs *fs, int type, struct qfd_setlist *l,
@@ -99,7 +166,7 @@ int qfd_setlist_write(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 		if (w->sig)
 			break;
 		req_dq(r, false, &dq);
-		rc = qf_set(fs, type, r->id, r->mask, &dq);
+		rc = qfd_quota_set(fs, type, r->id, r->mask, &dq);
 		if (rc) {
 			w->failed = r;
 			w->err = rc;
@@ -110,7 +177,7 @@ int qfd_setlist_write(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 			 * quietly, as the id is reported as refused anyway.
 			 */
 			req_dq(r, true, &dq);
-			qf_set(fs, type, r->id, putback_mask(r), &dq);
+			qfd_quota_set(fs, type, r->id, putback_mask(r), &dq);
 			break;
 		}
 		r->written = QFD_WRITTEN_YES;

@@ -1,9 +1,10 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Write a planned list of limit requests whole or not at all: 'qfd set'
- * (and anything else that has read every old value first) hands over the
- * list, and either every request with a mask is written, or the ones
- * already written are put back to what the kernel had.
+ * Plan a list of limit requests against the kernel's entries, then write
+ * it whole or not at all: 'qfd set' and 'qfd apply' plan every request
+ * (qfd_setreq_plan()) before anything is written, and then either every
+ * request with a mask is written, or the ones already written are put
+ * back to what the kernel had.
  */
 #ifndef QFD_SETWRITE_H
 #define QFD_SETWRITE_H
@@ -14,6 +15,28 @@
 #include "batch.h"
 
 struct qfd_fs;
+struct qfd_dq;
+
+/* What the requests of one filesystem and quota type are planned with. */
+struct qfd_setplan {
+	struct qfd_fs *fs;
+	int type;
+	const struct qfd_setlist *l;	/* the requests' list, for WHO */
+	uint64_t unit;		/* qfd_quota_limit_unit(fs): space limits round up to it */
+	bool raise_only;	/* --raise-only: never lower a limit */
+};
+
+/*
+ * Compare r with the kernel's entry (returned in dq): r->old and
+ * r->old_timer from it, relative limits made absolute, space limits
+ * rounded up as the filesystem will keep them (so that a re-run is
+ * unchanged), and r->mask the limits that differ.  final gets the four
+ * limits in force after the change, for the grace times.  Returns 0, 1
+ * for a bad request (reported: a relative limit with nothing to count
+ * from, a soft limit over its hard one), or a kernel error.
+ */
+int qfd_setreq_plan(const struct qfd_setplan *p, struct qfd_setreq *r,
+		    uint64_t *final, struct qfd_dq *dq);
 
 /* qfd_setreq.written */
 enum {

@@ -23,23 +23,30 @@ if [ ! -f "$builddir/config.h" ]; then
 	exit 1
 fi
 
-# The target, then the qfd sources it needs besides its own file.
-TARGETS="units:units.c batch:batch.c,ids.c,units.c projid:ids.c columns:output.c,rows.c,units.c,ids.c apply:desired.c,jsonread.c,batch.c,ids.c,units.c"
-export TARGETS
-
-mkdir -p "$out"
-flags="-g -O1 -fsanitize=fuzzer,address,undefined -fno-sanitize-recover=all"
+mkdir -p "$out/obj"
+flags="-g -O1 -fno-sanitize-recover=all"
 flags="$flags -Wall -Wextra -Wshadow -Wmissing-prototypes -Werror -Wno-missing-field-initializers"
-# shellcheck disable=SC2046
-smartcols=$(pkg-config --cflags --libs smartcols json-c yajl)
-for t in $TARGETS; do
-	name=${t%%:*}
-	srcs=
-	for f in $(echo "${t#*:}" | tr , ' '); do
-		srcs="$srcs $srcdir/src/$f"
-	done
+pkgs="mount smartcols libnl-genl-3.0 json-c yajl"
+# shellcheck disable=SC2086
+cflags="$(pkg-config --cflags $pkgs) -include $builddir/config.h -I$srcdir/src"
+# shellcheck disable=SC2086
+libs=$(pkg-config --libs $pkgs)
+
+# qfd's convenience library (Makefile.am's src/libqfd.a: every src/*.c
+# but main.c), built again with clang and instrumented for the fuzzer;
+# each target takes from it the objects it needs.
+rm -f "$out/libqfd.a" "$out"/obj/*.o
+for f in "$srcdir"/src/*.c; do
+	[ "${f##*/}" = main.c ] && continue
 	# shellcheck disable=SC2086
-	$CC $flags -include "$builddir/config.h" -I"$srcdir/src" \
-		-o "$out/fuzz-$name" "$srcdir/tests/fuzz/fuzz-$name.c" $srcs $smartcols
+	$CC $flags -fsanitize=fuzzer-no-link,address,undefined $cflags \
+		-c -o "$out/obj/$(basename "$f" .c).o" "$f"
+done
+ar rcs "$out/libqfd.a" "$out"/obj/*.o
+
+for t in "$srcdir"/tests/fuzz/fuzz-*.c; do
+	# shellcheck disable=SC2086
+	$CC $flags -fsanitize=fuzzer,address,undefined $cflags \
+		-o "$out/$(basename "$t" .c)" "$t" "$out/libqfd.a" $libs
 done
 echo "$out"

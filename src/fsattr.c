@@ -4,7 +4,7 @@
  * --project-dirs' and 'qfd apply'.
  *
  * A filesystem that keeps no project ids is found at the first inode that
- * would change, before anything is changed (see qfd_projid_change()).  An
+ * would change, before anything is changed (see qfd_fsattr_change()).  An
  * inode the kernel refused for another reason is put back as it was (see
  * undo()), so that no call is left half applied.
  */
@@ -19,9 +19,9 @@
 #include <unistd.h>
 
 #include "mnt.h"
-#include "projid.h"
+#include "fsattr.h"
 
-int qfd_projid_get(struct qfd_projids *p, int fd, struct fsxattr *fa)
+int qfd_fsattr_get(struct qfd_fsattr_seen *p, int fd, struct fsxattr *fa)
 {
 	memset(fa, 0, sizeof(*fa));
 	if (ioctl(fd, FS_IOC_FSGETXATTR, fa))
@@ -31,7 +31,7 @@ int qfd_projid_get(struct qfd_projids *p, int fd, struct fsxattr *fa)
 	return 0;
 }
 
-void qfd_projid_want(const struct fsxattr *old, uint32_t projid, bool inherit,
+void qfd_fsattr_want(const struct fsxattr *old, uint32_t projid, bool inherit,
 		     struct fsxattr *want)
 {
 	*want = *old;
@@ -63,7 +63,7 @@ static void undo(int fd, const struct fsxattr *old, const char *path)
 }
 
 /* Write want over old; returns 0, or errno after undoing what it left. */
-static int set_attr(struct qfd_projids *p, int fd, const struct fsxattr *old,
+static int set_attr(struct qfd_fsattr_seen *p, int fd, const struct fsxattr *old,
 		    const struct fsxattr *want, const char *path)
 {
 	struct fsxattr fa = *want;
@@ -88,7 +88,7 @@ static int set_attr(struct qfd_projids *p, int fd, const struct fsxattr *old,
  * ids and checks the id before its transaction changes anything, so there
  * the first call simply succeeds.  Then the flags.
  */
-int qfd_projid_change(struct qfd_projids *p, int fd, const struct fsxattr *old,
+int qfd_fsattr_change(struct qfd_fsattr_seen *p, int fd, const struct fsxattr *old,
 		      const struct fsxattr *want, const char *path)
 {
 	struct fsxattr id_only = *old;
@@ -105,7 +105,7 @@ int qfd_projid_change(struct qfd_projids *p, int fd, const struct fsxattr *old,
 }
 
 /* EOPNOTSUPP from FSSETXATTR, ENOTTY where there is no such ioctl */
-bool qfd_projid_unsupported(const struct qfd_projids *p, int err)
+bool qfd_fsattr_unsupported(const struct qfd_fsattr_seen *p, int err)
 {
 	return !p->took_ids && (err == EOPNOTSUPP || err == ENOTTY);
 }
@@ -121,7 +121,7 @@ static const char *howto(const char *fstype)
 	return "ext4 (-O project), XFS and f2fs (-O extra_attr,project_quota) keep them";
 }
 
-void qfd_projid_nosupport_msg(char *buf, size_t len, int fd)
+void qfd_fsattr_nosupport_msg(char *buf, size_t len, int fd)
 {
 	char *target, *fstype;
 
@@ -135,7 +135,7 @@ void qfd_projid_nosupport_msg(char *buf, size_t len, int fd)
 	free(fstype);
 }
 
-const char *qfd_projid_hint(int err, bool setting)
+const char *qfd_fsattr_hint(int err, bool setting)
 {
 	switch (err) {
 	case EOVERFLOW:
@@ -150,7 +150,7 @@ const char *qfd_projid_hint(int err, bool setting)
 	return NULL;
 }
 
-int qfd_projid_open_entry(const FTSENT *e, bool follow, struct stat *st)
+int qfd_fsattr_open_entry(const FTSENT *e, bool follow, struct stat *st)
 {
 	int fd, err;
 
