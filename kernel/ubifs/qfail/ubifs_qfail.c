@@ -10,7 +10,9 @@
  *                patched UBIFS, kernel/ubifs/patches) returns -EIO to the
  *                quota core, as a write that the flash refused would. The
  *                write itself still runs (a kretprobe can only change the
- *                return value), so nothing but the error differs.
+ *                return value): its bytes go into the quota operation's
+ *                transaction, which the failed operation then discards,
+ *                so nothing of it reaches the flash.
  *   damage=N     every ubifs_quota_read() of the root block of a quota
  *                tree (file offset 1024, 1 KiB) sees its reference N
  *                (1-255, the ids N << 24 to (N << 24) + 0xFFFFFF) point

@@ -1,5 +1,5 @@
 #!/usr/bin/env bats
-# vm-weight: 370
+# vm-weight: 470
 # UBIFS quota (kernel/ubifs/patches), tested with the patched module:
 #
 #   kernel/ubifs/build.sh                         # prints the ubifs.ko path
@@ -160,6 +160,7 @@ write_helper() {
 #                                      given owners (and chown as root)
 #   ubifsq.py churn MNT SEED SECS UID:GID...
 #                                      write and delete until EROFS
+#   ubifsq.py grow MNT SEED SECS       files for new ids until EROFS
 #   ubifsq.py refused DIR N UID:GID    N creations in DIR as the owner
 #                                      (file, directory, O_TMPFILE,
 #                                      symlink, fifo in turn), each one
@@ -521,6 +522,42 @@ def churn(mnt, seed, seconds, owners):
     print("no cut")
 
 
+def grow(mnt, seed, seconds):
+    """Create files for ids not seen before, spread over the id space so
+    that the quota tree keeps splitting in many places (a chown to a new
+    uid and gid each, a limit for every seventh), syncing every 40, until
+    a write fails with EROFS (an emulated power cut) or SECONDS pass.
+    Prints "cut N" or "no cut N": N files made."""
+    import time
+    rnd = random.Random(seed)
+    end = time.monotonic() + seconds
+    d = os.path.join(mnt, "grow")
+    os.makedirs(d, exist_ok=True)
+    fd = os.open(mnt, os.O_PATH)
+    n = len(os.listdir(d))
+    try:
+        while time.monotonic() < end:
+            uid = 100000 + rnd.randrange(1 << 24)
+            gid = 100000 + rnd.randrange(1 << 24)
+            p = os.path.join(d, "f%d" % n)
+            with open(p, "wb") as f:
+                f.write(b"g" * rnd.choice((0, 0, 100, 5000)))
+            os.chown(p, uid, gid)
+            if n % 7 == 0:
+                b = ctypes.create_string_buffer(struct.pack(
+                    DQBLK, 1 << 30, 0, 0, 1000 + n, 0, 0, 0, 0, QIF_LIMITS))
+                quotactl(fd, "set", "u", uid, b)
+            n += 1
+            if n % 40 == 0:
+                os.sync()
+    except (OSError, QErr) as e:
+        if e.errno != errno.EROFS:
+            raise
+        print("cut %d" % n)
+        return
+    print("no cut %d" % n)
+
+
 def refused(d, n, uid, gid):
     """N creations of every kind in D as UID:GID; prints "RESULT=COUNT"
     for each result (ok or the errno's name)."""
@@ -638,6 +675,8 @@ def main(a):
         elif a[0] == "churn":
             owners = [tuple(int(x) for x in o.split(":")) for o in a[4:]]
             churn(a[1], int(a[2]), float(a[3]), owners)
+        elif a[0] == "grow":
+            grow(a[1], int(a[2]), float(a[3]))
         elif a[0] == "refused":
             uid, gid = (int(x) for x in a[3].split(":"))
             sys.exit(refused(a[1], int(a[2]), uid, gid))
@@ -1582,6 +1621,40 @@ sys.exit(libc.renameat2(-100, sys.argv[1].encode(), -100, sys.argv[2].encode(), 
 	# and it keeps working
 	run uq workload "$MNT" "$((SEED + 2))" 40 "${OWNERS[@]}"
 	check_usage
+}
+
+# The quota tree grows by whole blocks: a new id may split a leaf and
+# every level above it, several block writes that UBIFS journals one by
+# one. A power cut between them must not leave a tree that the next mount
+# reads as damaged (that mount would go on without quota). Rounds of new
+# ids until UBIFS's emulated power cut (debugfs tst_recovery picks its
+# moment at random), each followed by a quota mount that must bring quota
+# back on with usage equal to the walk. QFD_UBIFS_CUT_ROUNDS and
+# QFD_UBIFS_CUT_SECS (per round) make it longer.
+@test "power cuts while the quota tree grows: every quota mount has quota on, usage equal to the walk" {
+	quota_fs
+	seed
+	local dbg=/sys/kernel/debug/ubifs r cuts=0 rounds=${QFD_UBIFS_CUT_ROUNDS:-3}
+	[[ -d $dbg ]] || mount -t debugfs none /sys/kernel/debug || true
+	[[ -e $dbg/ubi0_0/tst_recovery ]] || skip "no UBIFS power-cut emulation (debugfs) in this kernel"
+	for ((r = 0; r < rounds; r++)); do
+		echo 1 >"$dbg/ubi0_0/tst_recovery"
+		run uq grow "$MNT" "$((SEED + r))" "${QFD_UBIFS_CUT_SECS:-40}"
+		echo "round $r: $output"
+		[ "$status" -eq 0 ]
+		[[ $output != cut* ]] || cuts=$((cuts + 1))
+		fs_umount uq || true
+		fs_mount uq
+		dmesg | grep -E 'UBIFS.*(quota|recovery|power cut)' | tail -n 4
+		run uq q getinfo "$MNT" u
+		echo "$output"
+		[ "$status" -eq 0 ]
+		run uq q getinfo "$MNT" g
+		[ "$status" -eq 0 ]
+		check_usage
+	done
+	echo "$cuts power cuts in $rounds rounds"
+	((cuts > 0)) || skip "no power cut was emulated in $rounds rounds"
 }
 
 # stock_ko: a ubifs.ko for the running kernel without quota support (the
