@@ -422,6 +422,32 @@ has_quotactl_fd() {
 	kernel_at_least 5 14 || [[ ${QFD_VM_SERIES-} == *-qfd ]]
 }
 
+# ubifs_quota_or_drop NAME: mount the UBIFS NAME again with usrquota,grpquota,
+# for a suite that checks UBIFS beside ext4 and XFS.  The stock module has no
+# quota and refuses those options.  Under make check on 6.1
+# (QFD_UBIFS_WANT_PATCHED=1) that is a failure, as in ubifs_unpatched; on a
+# kernel the UBIFS quota series has not been ported to (Debian testing's
+# 7.x; kernel/ubifs has 6.1 and 6.12) the suite goes on with ext4 and XFS:
+# NAME stays mounted without quotas, $QFD_SCRATCH/NAME.noquota says so to
+# every test (ubifs_quota reads it: each test is a process of its own), and
+# one TAP comment names what is left out and why.
+ubifs_quota_or_drop() {
+	local name=$1
+	fs_remount "$name" usrquota,grpquota 2>/dev/null && return 0
+	if [[ ${QFD_UBIFS_WANT_PATCHED:-0} == 1 ]]; then
+		echo "the loaded ubifs.ko has no quota support, but the patched module was asked for (did kernel/ubifs/build.sh fail?)" >&2
+		return 1
+	fi
+	fs_mount "$name" defaults || return
+	: >"$QFD_SCRATCH/$name.noquota"
+	echo "# UBIFS left out of this suite: the stock ubifs.ko of $(uname -r) has no quota support (no kernel/ubifs series for it; tests/vm/check --ubifs-ko)" >&3
+}
+
+# ubifs_quota NAME: true unless ubifs_quota_or_drop left NAME without quotas.
+ubifs_quota() {
+	[[ ! -e $QFD_SCRATCH/$1.noquota ]]
+}
+
 # ubifs_unpatched REASON: a test that needs the patched UBIFS module runs
 # on the stock one.  A skip for a person running one suite by hand; under
 # make check (tests/vm.test sets QFD_UBIFS_WANT_PATCHED=1) the series must

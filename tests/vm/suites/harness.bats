@@ -25,6 +25,11 @@ teardown_file() {
 	case $QFD_VM_SERIES in
 	6.1) [[ $(uname -r) == 6.1.* ]] ;;
 	5.10) [[ $(uname -r) == 5.10.* ]] ;;
+	6.12) [[ $(uname -r) == 6.12.* ]] ;;
+	# whatever Debian testing carries: 7.2.12+deb14-amd64 in 2026-12
+	testing) [[ $(uname -r) == [0-9]*-amd64 ]] ;;
+	# kernel/builds names start with their series (5.10-qfd: 5.10.262)
+	*-*) [[ $(uname -r) == "${QFD_VM_SERIES%%-*}".* ]] ;;
 	*) false ;;
 	esac
 	[ "$(uname -r)" = "$QFD_VM_KERNEL" ]
