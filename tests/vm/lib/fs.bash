@@ -333,6 +333,17 @@ fs_dev() {
 	echo "$_fs_dev"
 }
 
+# fs_ext4_xfs: what the suites that work on both ext4 and XFS set up once
+# (apply, project-quota, set-provisioning): the test users, an ext4 "e"
+# with every quota type and an XFS "x" mounted uquota,gquota,pquota, after
+# whatever an earlier suite left behind is gone.
+fs_ext4_xfs() {
+	fs_teardown
+	users_create
+	fs_ext4 e >/dev/null
+	fs_xfs x -o uquota,gquota,pquota >/dev/null
+}
+
 # fs_teardown: unmount every filesystem under $QFD_SCRATCH, detach their
 # loop devices and UBI, unload nandsim, and empty $QFD_SCRATCH (images,
 # mount points, and whatever else a suite left there).  Safe to call when

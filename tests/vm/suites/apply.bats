@@ -16,10 +16,7 @@ load ../lib/fs
 
 setup_file() {
 	in_vm || skip "not inside the test VM (use tests/vm/check)"
-	fs_teardown
-	users_create
-	fs_ext4 e >/dev/null
-	fs_xfs x -o uquota,gquota,pquota >/dev/null
+	fs_ext4_xfs
 	mkdir -p "$QFD_SCRATCH/doc"
 }
 

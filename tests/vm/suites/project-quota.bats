@@ -19,10 +19,7 @@ bats_require_minimum_version 1.5.0
 
 setup_file() {
 	in_vm || skip "not inside the test VM (use tests/vm/check)"
-	fs_teardown
-	users_create
-	fs_ext4 e >/dev/null
-	fs_xfs x -o uquota,gquota,pquota >/dev/null
+	fs_ext4_xfs
 }
 
 teardown_file() {
