@@ -60,27 +60,16 @@ set -euo pipefail
 
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ME=bench/report.sh
+# shellcheck source=lib.bash
+. "$TOP/bench/lib.bash"
 
-if [[ ${QFD_VM:-} != 1 ]]; then
-	# On the host: go into the VM.  Anything the guest must read (this
-	# script, src/qfd) is under $TOP, which the guest sees at the same path.
-	cd "$TOP"
-	# The floor loop (bench/floor.c) is built here: the guest has the
-	# host's compiler too, but under TCG a build costs a minute.
-	cc -O2 -Wall -Werror -o bench/floor bench/floor.c
-	exec tests/vm/run --timeout "${QFD_BENCH_TIMEOUT:-3600}" -- bench/report.sh "$@"
-fi
-
-die() {
-	echo "$ME: error: $*" >&2
-	exit 1
-}
-note() { echo "$ME: $*" >&2; }
-
-# The script writes /etc/passwd and makes loop devices: only in the VM,
-# whose root is a throw-away overlay.
-[[ $(findmnt -n -o FSTYPE /) == overlay ]] ||
-	die "QFD_VM=1 but / is not the test VM's overlay; refusing to touch /etc/passwd"
+# The floor loop (bench/floor.c) is built on the host: the guest has the
+# host's compiler too, but under TCG a build costs a minute.
+[[ ${QFD_VM:-} == 1 ]] || cc -O2 -Wall -Werror -o "$TOP/bench/floor" "$TOP/bench/floor.c"
+# Into the VM (anything the guest reads is under $TOP, which it sees at the
+# same path); there, go on only on its throw-away overlay: the script
+# writes /etc/passwd and makes loop devices.
+bench_enter "$@"
 
 N=${QFD_BENCH_IDS:-100000}
 USED=${QFD_BENCH_USED:-1000}
