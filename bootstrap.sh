@@ -17,8 +17,10 @@ BUILD_DEPS="$BUILD_DEPS build-essential dpkg-dev debhelper lintian bash-completi
 BUILD_DEPS="$BUILD_DEPS prometheus"
 # contrib/ansible: the VM suite apply.bats runs its module with ansible-playbook
 BUILD_DEPS="$BUILD_DEPS ansible-core"
-# Building the kernel patches in kernel/
-BUILD_DEPS="$BUILD_DEPS bc bison flex binutils libelf-dev libssl-dev perl python3 xz-utils patch git debian-archive-keyring gcc-aarch64-linux-gnu ccache"
+# Building the kernel patches in kernel/ (zstd: tests/vm/run unpacks the
+# zstd-compressed kernels of 6.12 and newer, to boot them without their
+# slow decompressor under TCG)
+BUILD_DEPS="$BUILD_DEPS bc bison flex binutils libelf-dev libssl-dev perl python3 xz-utils zstd patch git debian-archive-keyring gcc-aarch64-linux-gnu ccache"
 
 usage() {
 	echo "Usage: $0 [--install-deps]"
