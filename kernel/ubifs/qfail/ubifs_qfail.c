@@ -21,10 +21,17 @@
  *                Only the copy handed to the quota core is changed.
  *   nospace_pid  ubifs_budget_space() called by this process (thread group
  *                id) returns -ENOSPC without running, as on a full flash.
+ *   nospace_after=N  with nospace_pid: the first N calls of that process
+ *                run as usual, the later ones fail (the budget of a
+ *                creation's encryption context comes after the creation's
+ *                own: nospace_after=1 refuses only the context's).
  *   rename_pid   ubifs_jnl_rename() called by this process returns -EIO
  *                without running, as when the journal cannot be written.
+ *   context_pid  fscrypt_set_context() called by this process returns
+ *                -ENOSPC without running, as when a new inode's encryption
+ *                context cannot be stored.
  *
- * The last two skip the function: the kprobe's pre-handler points the
+ * The last three skip the function: the kprobe's pre-handler points the
  * saved instruction pointer at qfail_enospc()/qfail_eio(), which return
  * the error to the caller with the caller's stack untouched (the probe is
  * at the entry, before the function has pushed anything).
@@ -52,9 +59,17 @@ static int nospace_pid;
 module_param(nospace_pid, int, 0644);
 MODULE_PARM_DESC(nospace_pid, "ubifs_budget_space() of this process fails with -ENOSPC");
 
+static int nospace_after;
+module_param(nospace_after, int, 0644);
+MODULE_PARM_DESC(nospace_after, "calls of nospace_pid's process let through before the failures");
+
 static int rename_pid;
 module_param(rename_pid, int, 0644);
 MODULE_PARM_DESC(rename_pid, "ubifs_jnl_rename() of this process fails with -EIO");
+
+static int context_pid;
+module_param(context_pid, int, 0644);
+MODULE_PARM_DESC(context_pid, "fscrypt_set_context() of this process fails with -ENOSPC");
 
 static atomic_t failed = ATOMIC_INIT(0);
 static int get_failed(char *buf, const struct kernel_param *kp)
@@ -142,14 +157,35 @@ static int skip_if(int pid, struct pt_regs *regs, int (*ret)(void))
 	return 1;
 }
 
+/*
+ * Calls made by nospace_pid's process so far, for nospace_after; the
+ * count starts again when nospace_pid names another process (a test
+ * writes nospace_after first, then the pid).
+ */
+static atomic_t budget_calls = ATOMIC_INIT(0);
+static int budget_last_pid;
+
 static int budget_pre(struct kprobe *p, struct pt_regs *regs)
 {
-	return skip_if(READ_ONCE(nospace_pid), regs, qfail_enospc);
+	int pid = READ_ONCE(nospace_pid);
+
+	if (!pid || task_tgid_nr(current) != pid)
+		return 0;
+	if (xchg(&budget_last_pid, pid) != pid)
+		atomic_set(&budget_calls, 0);
+	if (atomic_inc_return(&budget_calls) <= READ_ONCE(nospace_after))
+		return 0;
+	return skip_if(pid, regs, qfail_enospc);
 }
 
 static int rename_pre(struct kprobe *p, struct pt_regs *regs)
 {
 	return skip_if(READ_ONCE(rename_pid), regs, qfail_eio);
+}
+
+static int context_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	return skip_if(READ_ONCE(context_pid), regs, qfail_enospc);
 }
 
 static struct kprobe budget_probe = {
@@ -160,6 +196,11 @@ static struct kprobe budget_probe = {
 static struct kprobe rename_probe = {
 	.symbol_name = "ubifs_jnl_rename",
 	.pre_handler = rename_pre,
+};
+
+static struct kprobe context_probe = {
+	.symbol_name = "fscrypt_set_context",
+	.pre_handler = context_pre,
 };
 
 static int __init qfail_init(void)
@@ -178,8 +219,13 @@ static int __init qfail_init(void)
 	err = register_kprobe(&rename_probe);
 	if (err)
 		goto out_budget;
+	err = register_kprobe(&context_probe);
+	if (err)
+		goto out_rename;
 	return 0;
 
+out_rename:
+	unregister_kprobe(&rename_probe);
 out_budget:
 	unregister_kprobe(&budget_probe);
 out_read:
@@ -191,6 +237,7 @@ out_write:
 
 static void __exit qfail_exit(void)
 {
+	unregister_kprobe(&context_probe);
 	unregister_kprobe(&rename_probe);
 	unregister_kprobe(&budget_probe);
 	unregister_kretprobe(&qread_probe);

@@ -166,6 +166,13 @@ write_helper() {
 #                                      symlink, fifo in turn), each one
 #                                      gone again if it succeeds; prints
 #                                      how many ended how (EDQUOT=N)
+#   ubifsq.py refused DIR N UID:GID PIDFILE
+#                                      the same, the child that makes them
+#                                      writing its pid to PIDFILE first
+#                                      (a fault injector's *_pid)
+#   ubifsq.py encrypt DIR              add a random key to the file system
+#                                      and give the empty DIR an fscrypt v2
+#                                      policy with it
 #   ubifsq.py craft IMG                in a fresh mkfs.ubifs image, give
 #                                      the highest inode (an empty file)
 #                                      the number 0xFFFFFFFF
@@ -173,7 +180,8 @@ write_helper() {
 # Space of an inode as the walk counts it: for a regular file st_blocks *
 # 512, which on UBIFS is the size plus the extended attribute bytes rounded
 # up to 4 KiB; for any other inode its extended attribute bytes (as UBIFS
-# counts them, see xattr_bytes()) rounded up to 4 KiB; files: one per inode.
+# counts them, see xattr_bytes(), with the hidden encryption context of an
+# encrypted one) rounded up to 4 KiB; files: one per inode.
 import ctypes, errno, json, os, random, stat, struct, sys, zlib
 
 NR_QUOTACTL_FD = 443                  # x86-64
@@ -274,6 +282,32 @@ def xattr_bytes(p):
     return n
 
 
+STATX_ATTR_ENCRYPTED = 0x800
+FSCRYPT_CONTEXT_V2 = 40     # struct fscrypt_context_v2: what UBIFS stores
+
+
+def encrypted(p):
+    """Whether P (not followed) is an fscrypt-encrypted inode: statx(2)'s
+    attributes, which UBIFS fills from its inode flags."""
+    buf = ctypes.create_string_buffer(256)
+    if libc.statx(-100, p.encode(), 0x100, 0, buf) < 0:
+        e = ctypes.get_errno()
+        raise OSError(e, os.strerror(e), p)
+    # struct statx: stx_attributes at 8, stx_attributes_mask at 56
+    attrs, = struct.unpack_from("=Q", buf.raw, 8)
+    mask, = struct.unpack_from("=Q", buf.raw, 56)
+    return bool(mask & attrs & STATX_ATTR_ENCRYPTED)
+
+
+def context_bytes(p):
+    """The bytes of P's encryption context, an extended attribute named "c"
+    that listxattr(2) does not show, counted as xattr_bytes() counts the
+    others; 0 for an inode that is not encrypted."""
+    if not encrypted(p):
+        return 0
+    return align(56 + 1 + 1, 8) + align(160 + FSCRYPT_CONTEXT_V2 + 1, 8)
+
+
 def walk(mnt):
     """{"u": {uid: [space, files]}, "g": {...}} over every inode once."""
     use = {"u": {}, "g": {}}
@@ -295,7 +329,7 @@ def walk(mnt):
             if stat.S_ISREG(st.st_mode):
                 space = st.st_blocks * 512
             else:
-                space = align(xattr_bytes(p), 4096)
+                space = align(xattr_bytes(p) + context_bytes(p), 4096)
             for t, i in (("u", st.st_uid), ("g", st.st_gid)):
                 e = use[t].setdefault(i, [0, 0])
                 e[0] += space
@@ -336,12 +370,16 @@ def linkat_follow(src, dst):
         raise OSError(e, os.strerror(e), dst)
 
 
-def as_user(uid, gid, fn):
-    """Run fn() in a child with the given ids; its errno, 0 if none."""
+def as_user(uid, gid, fn, pidfile=None):
+    """Run fn() in a child with the given ids; its errno, 0 if none. The
+    child writes its pid to PIDFILE first, while it is still root."""
     pid = os.fork()
     if pid == 0:
         code = 0
         try:
+            if pidfile:
+                with open(pidfile, "w") as f:
+                    f.write(str(os.getpid()))
             os.setgroups([])
             os.setresgid(gid, gid, gid)
             os.setresuid(uid, uid, uid)
@@ -558,7 +596,7 @@ def grow(mnt, seed, seconds):
     print("no cut %d" % n)
 
 
-def refused(d, n, uid, gid):
+def refused(d, n, uid, gid, pidfile=None):
     """N creations of every kind in D as UID:GID; prints "RESULT=COUNT"
     for each result (ok or the errno's name)."""
     def fn():
@@ -588,7 +626,31 @@ def refused(d, n, uid, gid):
             res[r] = res.get(r, 0) + 1
         print(" ".join("%s=%d" % kv for kv in sorted(res.items())))
         sys.stdout.flush()
-    return as_user(uid, gid, fn)
+    return as_user(uid, gid, fn, pidfile)
+
+
+FS_IOC_ADD_ENCRYPTION_KEY = 0xc0506617     # _IOWR('f', 23, 80 bytes)
+FS_IOC_SET_ENCRYPTION_POLICY = 0x800c6613  # _IOR('f', 19, 12 bytes)
+FSCRYPT_KEY_SPEC_TYPE_IDENTIFIER = 2
+
+
+def encrypt(d):
+    """A fresh 64-byte key into the file system's keyring (struct
+    fscrypt_add_key_arg, the kernel writes the key's identifier back into
+    its key_spec), then a v2 policy on D: AES-256-XTS contents,
+    AES-256-CTS names, names padded to 32 bytes."""
+    import fcntl
+    arg = bytearray(struct.pack("=II32sII32x", FSCRYPT_KEY_SPEC_TYPE_IDENTIFIER,
+                                0, b"", 64, 0) + os.urandom(64))
+    fd = os.open(d, os.O_RDONLY | os.O_DIRECTORY)
+    try:
+        fcntl.ioctl(fd, FS_IOC_ADD_ENCRYPTION_KEY, arg, True)
+        ident = bytes(arg[8:24])
+        fcntl.ioctl(fd, FS_IOC_SET_ENCRYPTION_POLICY,
+                    struct.pack("=BBBB4x16s", 2, 1, 4, 3, ident))
+    finally:
+        os.close(fd)
+    print("encrypted %s with key %s" % (d, ident.hex()))
 
 
 UBIFS_MAGIC = 0x06101831
@@ -679,7 +741,10 @@ def main(a):
             grow(a[1], int(a[2]), float(a[3]))
         elif a[0] == "refused":
             uid, gid = (int(x) for x in a[3].split(":"))
-            sys.exit(refused(a[1], int(a[2]), uid, gid))
+            sys.exit(refused(a[1], int(a[2]), uid, gid,
+                             a[4] if len(a) > 4 else None))
+        elif a[0] == "encrypt":
+            encrypt(a[1])
         elif a[0] == "craft":
             craft(a[1])
         elif a[0] == "workload":
@@ -813,7 +878,7 @@ PYTHON
 	as_user qfdu3 mkdir "$MNT/d"
 	as_user qfdu3 touch "$MNT/d/a" "$MNT/d/b"
 	last=$(stat -c %i "$MNT/d/b")
-	n=$(dmesg | wc -l)
+	n=$(log_mark)
 	run uq refused "$MNT/d" 3000 2003:2003
 	echo "refusals: $output"
 	[ "$status" -eq 0 ]
@@ -1239,9 +1304,19 @@ else:
 	[ "$sum" = "$want" ]
 }
 
-# new_log_lines N: the kernel log after its first N lines
+# log_mark: write a line of its own to the kernel log and print it, for
+# new_log_lines. (Counting the log's lines instead fails once its buffer
+# is full, when every new line pushes out an old one: after many suites in
+# one VM.)
+log_mark() {
+	local mark="qfd-test-mark $BATS_TEST_NUMBER-$SRANDOM"
+	echo "$mark" >/dev/kmsg
+	echo "$mark"
+}
+
+# new_log_lines MARK: the kernel log after log_mark's line MARK
 new_log_lines() {
-	dmesg | tail -n "+$(($1 + 1))"
+	dmesg | sed -n "/$1\$/,\$p" | tail -n +2
 }
 
 # qfd_state: "TYPE ACCOUNTING ENFORCING" of users and groups, on one line
@@ -1285,7 +1360,7 @@ quota_is_off() {
 	rmmod quota_v2
 	echo "$rule" >"$BATS_TEST_TMPDIR/rule"
 	echo "install quota_v2 /bin/false" >"$rule"
-	n=$(dmesg | wc -l)
+	n=$(log_mark)
 	bounded 60 fs_mount uq
 	[ "$(findmnt -n -o FSTYPE "$MNT")" = ubifs ]
 	[ "$(sha256sum <"$MNT/f")" = "$want" ]
@@ -1336,7 +1411,7 @@ quota_is_off() {
 	[[ -d $par ]] || insmod "$ko"
 	failed0=$(<"$par/failed")
 	echo 1 >"$par/fail"
-	n=$(dmesg | wc -l)
+	n=$(log_mark)
 	run bounded 60 fs_mount uq "$MOUNT_OPTS"
 	echo 0 >"$par/fail"
 	echo "mount: status $status: $output; quota writes failed: $(($(<"$par/failed") - failed0))"
@@ -1403,7 +1478,7 @@ for i in sorted(w, key=int):
 	fs_umount uq
 	[[ -d $par ]] || insmod "$ko"
 	echo 1 >"$par/damage"
-	n=$(dmesg | wc -l)
+	n=$(log_mark)
 	run bounded 60 fs_mount uq "$MOUNT_OPTS"
 	echo "mount: status $status: $output"
 	[ "$status" -eq 0 ]
@@ -1511,6 +1586,67 @@ sys.exit(libc.renameat2(-100, sys.argv[1].encode(), -100, sys.argv[2].encode(), 
 	check_usage
 	check_report
 }
+# Issue 33, defect 1 (fscrypt). A new inode in an encrypted directory
+# gets its encryption context, an extended attribute charged to the owner,
+# in ubifs_new_inode() after the inode charge (issue 28 defect 1 put that
+# charge first). An EDQUOT on the inode must strand no context bytes, and
+# a context that cannot be stored (fscrypt_set_context() failing on its
+# own: ubifs_qfail.ko's context_pid; or the attribute's budget refused:
+# nospace_pid with nospace_after=1, past the creation's own budget) must
+# give back the inode charge through the bad inode's eviction: neither
+# more nor less than the walk may remain.
+@test "fscrypt: creations in an encrypted directory refused at the limit or for their context leave usage exact" {
+	need_qfail
+	local ko=$QFD_UBIFS_QFAIL_KO par=/sys/module/ubifs_qfail/parameters
+	local n files kind
+	quota_fs
+	mkdir "$MNT/enc"
+	chown qfdu1:qfdu1 "$MNT/enc"
+	run uq encrypt "$MNT/enc"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	as_user qfdu1 sh -c "echo data >'$MNT/enc/a' && mkdir '$MNT/enc/d' &&
+		ln -s a '$MNT/enc/l' && echo more >'$MNT/enc/d/b'"
+	check_report
+	check_usage
+	# Every creation refused at the inode limit: files, directories,
+	# O_TMPFILE, symlinks (the fifo has no context, it is refused too)
+	files=$(jfield "$(uq q get "$MNT" u 2001)" files)
+	uq q set "$MNT" u 2001 0 0 0 "$files"
+	run uq refused "$MNT/enc" 10 2001:2001
+	echo "at the limit: $output"
+	[ "$output" = EDQUOT=10 ]
+	check_usage
+	uq q set "$MNT" u 2001 0 0 0 0
+	[[ -d $par ]] || insmod "$ko"
+	n=$(log_mark)
+	# fscrypt_set_context() fails: the four kinds that have a context
+	run uq refused "$MNT/enc" 5 2001:2001 "$par/context_pid"
+	echo 0 >"$par/context_pid"
+	echo "context refused: $output"
+	[ "$output" = "ENOSPC=4 ok=1" ]
+	check_usage
+	# The context's own budget refused, one creation of each kind
+	echo 1 >"$par/nospace_after"
+	for kind in "touch x" "mkdir y" "ln -s a z"; do
+		run sh -c "echo \$\$ >$par/nospace_pid && cd '$MNT/enc' && exec setpriv --reuid=2001 --regid=2001 --init-groups $kind"
+		echo "$kind: status $status: $output"
+		[ "$status" -ne 0 ]
+	done
+	echo 0 >"$par/nospace_pid"
+	echo "faults made: $(<"$par/failed")"
+	# Each failure was the context's (UBIFS names it), 4 + 3 of them
+	[ "$(new_log_lines "$n" | grep -c "fscrypt_set_context failed: -28")" -eq 7 ]
+	[ ! -e "$MNT/enc/x" ] && [ ! -e "$MNT/enc/y" ] && [ ! -L "$MNT/enc/z" ]
+	check_report
+	check_usage
+	# And without faults, after the key is gone with the mount
+	as_user qfdu1 touch "$MNT/enc/x"
+	fs_remount uq
+	check_usage
+	check_report
+}
+
 @test "chown, chgrp, xattrs, links, rename over and open unlinked files" {
 	quota_fs
 	write_bytes "$MNT/c" 40960 qfdu1
