@@ -53,8 +53,11 @@ static void kerr_off(char *buf, size_t len, const struct qfd_fs *fs, int type,
 		return;
 	}
 	if (!strcmp(fs->fstype, "ubifs")) {
-		/* no feature to make: the mount options are all */
-		snprintf(buf, len, "%s: %s quotas are off: UBIFS was mounted without them, or could not load them (the kernel log says why); mount it with -o %squota",
+		/*
+		 * No feature to make: the mount options are all, and
+		 * quota_repair is the way back from a damaged quota file
+		 */
+		snprintf(buf, len, "%s: %s quotas are off: UBIFS was mounted without them, or could not load them (the kernel log says why); mount it with -o %squota, adding quota_repair if the log says the quota file is damaged",
 			 m, t, type == QFD_USR ? "usr" : type == QFD_GRP ? "grp" : "prj");
 		return;
 	}

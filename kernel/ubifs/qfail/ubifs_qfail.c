@@ -19,6 +19,11 @@
  *                far beyond the end of the file, as a torn or rotten block
  *                would: the quota core answers -EUCLEAN for any id there.
  *                Only the copy handed to the quota core is changed.
+ *   tear=N       the next quota file change that writes block 0 (the
+ *                header and the root of the tree) puts on the flash a root
+ *                whose reference N points far beyond the end of the file,
+ *                as a torn or rotten block would; then tear is 0 again.
+ *                Unlike damage, the flash holds the damage from then on.
  *   nospace_pid  ubifs_budget_space() called by this process (thread group
  *                id) returns -ENOSPC without running, as on a full flash.
  *   nospace_after=N  with nospace_pid: the first N calls of that process
@@ -54,6 +59,10 @@ MODULE_PARM_DESC(fail, "make ubifs_quota_write() return -EIO while non-zero");
 static int damage;
 module_param(damage, int, 0644);
 MODULE_PARM_DESC(damage, "reference of the quota tree root seen out of range (1-255)");
+
+static int tear;
+module_param(tear, int, 0644);
+MODULE_PARM_DESC(tear, "reference of the quota tree root written out of range once (1-255)");
 
 static int nospace_pid;
 module_param(nospace_pid, int, 0644);
@@ -134,6 +143,35 @@ static struct kretprobe qread_probe = {
 	.handler = qread_ret,
 	.data_size = sizeof(struct qread),
 	.maxactive = 16,
+};
+
+/*
+ * ubifs_jnl_write_blocks(c, inode, blocks, bufs, cnt): the quota series'
+ * write of one quota file change; block 0 of a quota file holds its
+ * header (1 KiB) and the root of its tree (the next 1 KiB)
+ */
+static int tear_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	const unsigned int *blocks = (void *)regs_get_kernel_argument(regs, 2);
+	void * const *bufs = (void *)regs_get_kernel_argument(regs, 3);
+	int i, cnt = regs_get_kernel_argument(regs, 4), n = READ_ONCE(tear);
+	__le32 beyond = cpu_to_le32(0xFFFFFFF0);
+
+	if (n <= 0 || n >= QT_BLOCK / 4)
+		return 0;
+	for (i = 0; i < cnt; i++) {
+		if (blocks[i] || cmpxchg(&tear, n, 0) != n)
+			continue;
+		memcpy(bufs[i] + QT_ROOT_OFF + 4 * n, &beyond, sizeof(beyond));
+		atomic_inc(&failed);
+		break;
+	}
+	return 0;
+}
+
+static struct kprobe tear_probe = {
+	.symbol_name = "ubifs_jnl_write_blocks",
+	.pre_handler = tear_pre,
 };
 
 /* Where a skipped function "returns" from: straight to its caller */
@@ -222,8 +260,13 @@ static int __init qfail_init(void)
 	err = register_kprobe(&context_probe);
 	if (err)
 		goto out_rename;
+	err = register_kprobe(&tear_probe);
+	if (err)
+		goto out_context;
 	return 0;
 
+out_context:
+	unregister_kprobe(&context_probe);
 out_rename:
 	unregister_kprobe(&rename_probe);
 out_budget:
@@ -237,6 +280,7 @@ out_write:
 
 static void __exit qfail_exit(void)
 {
+	unregister_kprobe(&tear_probe);
 	unregister_kprobe(&context_probe);
 	unregister_kprobe(&rename_probe);
 	unregister_kprobe(&budget_probe);

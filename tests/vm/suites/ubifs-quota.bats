@@ -1340,7 +1340,7 @@ quota_is_off() {
 	[ "$status" -eq 0 ] && [ "$(paste -sd ' ' <<<"$output")" = "user no no group no no" ]
 	out=$("$QFD" get "$MNT" root 2>&1) && return 1
 	echo "qfd get: $out"
-	[ "$out" = "qfd: $MNT: user quotas are off: UBIFS was mounted without them, or could not load them (the kernel log says why); mount it with -o usrquota" ]
+	[ "$out" = "qfd: $MNT: user quotas are off: UBIFS was mounted without them, or could not load them (the kernel log says why); mount it with -o usrquota, adding quota_repair if the log says the quota file is damaged" ]
 }
 
 # Issue 10, defect 2: an error while loading quota made the whole mount
@@ -1493,7 +1493,7 @@ for i in sorted(w, key=int):
 	chown qfdu1 "$MNT/mine"
 	echo 0 >"$par/damage"
 	[ "$(grep -cE 'UBIFS (error|warning)' <<<"$log")" -eq 1 ]
-	grep -E 'UBIFS warning .*quota disabled: user quota file \(inode 2\) cannot be listed, error -117;' <<<"$log"
+	grep -E 'UBIFS warning .*quota disabled: user quota file \(inode 2\) cannot be listed \(the quota_repair mount option rebuilds it from what can be read\), error -117;' <<<"$log"
 	quota_is_off
 	[ "$(stat -c %s "$MNT/mine")" -eq 8192 ]
 	# Undamaged, the next switch to read-write loads quota, usage exact
@@ -1507,6 +1507,166 @@ for i in sorted(w, key=int):
 	fs_remount uq
 	check_usage
 	check_report
+}
+
+# limits_of MNT TYPE: "ID BHARD BSOFT IHARD ISOFT" of every id with limits
+limits_of() {
+	uq q list "$1" "$2" | "$PYTHON" -c '
+import json, sys
+for i, e in sorted(json.load(sys.stdin).items(), key=lambda kv: int(kv[0])):
+    v = [e["bhard"], e["bsoft"], e["ihard"], e["isoft"]]
+    if any(v):
+        print(i, *v)'
+}
+
+# Issue 33, item 3. A quota file whose tree is damaged on the flash (here
+# the root's reference for the ids 0x1000000 to 0x1FFFFFF written out of
+# range by ubifs_qfail.ko's "tear", as a torn or rotten block would leave
+# it) mounts without quota; the mount option quota_repair rebuilds it from
+# every entry that can still be read, the usage from the index. A repair
+# that fails (every quota write refused, ubifs_qfail.ko's "fail") must
+# leave the old file as it was, so that the next one can still read it.
+@test "quota_repair rebuilds a torn quota tree with every limit that can be read, and a failed repair changes nothing" {
+	need_qfail
+	local ko=$QFD_UBIFS_QFAIL_KO par=/sys/module/ubifs_qfail/parameters
+	local n log lost=16777217 far=83886080 users groups
+	quota_fs
+	uq q set "$MNT" u 2001 1048576 2097152 10 20
+	uq q set "$MNT" u 2002 3145728 4194304 30 40
+	uq q set "$MNT" u "$lost" 5242880 6291456 50 60
+	uq q set "$MNT" g 2001 7340032 8388608 70 80
+	uq q setinfo "$MNT" u 3600 7200
+	write_bytes "$MNT/mine" 8192 qfdu1
+	write_bytes "$MNT/lost" 4096
+	chown "$lost" "$MNT/lost"
+	# What a repair can keep: all but the id behind reference 1, and the
+	# far one, set by the change that tears the tree
+	users=$(limits_of "$MNT" u | grep -v "^$lost "; echo "$far 10485760 9437184 0 0")
+	groups=$(limits_of "$MNT" g)
+	echo "limits a repair keeps: users"
+	echo "$users"
+	[[ -d $par ]] || insmod "$ko"
+	# The change that writes the torn root: a new id behind reference 5
+	echo 1 >"$par/tear"
+	uq q set "$MNT" u "$far" 9437184 10485760 0 0
+	[ "$(<"$par/failed")" -eq 1 ]
+	[ "$(<"$par/tear")" -eq 0 ]
+	# The damage is there already: the list of ids fails
+	run uq q list "$MNT" u
+	echo "list: $output"
+	[[ $output == *EUCLEAN* ]]
+	fs_umount uq
+	# Without quota_repair: no quota, and the message says what helps
+	n=$(log_mark)
+	fs_mount uq "$MOUNT_OPTS"
+	log=$(new_log_lines "$n")
+	echo "$log"
+	grep -E 'UBIFS warning .*quota disabled: user quota file \(inode 2\) cannot be listed \(the quota_repair mount option rebuilds it from what can be read\), error -117;' <<<"$log"
+	quota_is_off
+	fs_umount uq
+	# A repair whose writes all fail: quota off, the old file untouched
+	echo 1 >"$par/fail"
+	n=$(log_mark)
+	fs_mount uq "$MOUNT_OPTS,quota_repair"
+	echo 0 >"$par/fail"
+	log=$(new_log_lines "$n")
+	echo "$log"
+	grep -E 'UBIFS warning .*quota disabled: user quota file \(inode 2\) cannot be rebuilt, error -5;' <<<"$log"
+	quota_is_off
+	fs_umount uq
+	# The repair
+	n=$(log_mark)
+	fs_mount uq "$MOUNT_OPTS,quota_repair"
+	log=$(new_log_lines "$n")
+	echo "$log"
+	grep -E 'UBIFS warning .*user quota file \(inode 2\) cannot be listed, error -117: rebuilt with the limits of 3 ids that could be read; 1 references could not be followed' <<<"$log"
+	[ "$(grep -cE 'UBIFS (error|warning)' <<<"$log")" -eq 1 ]
+	[ "$(qfd_state)" = "user yes yes group yes yes" ]
+	grep -q quota_repair /proc/mounts
+	echo "limits after the repair: users"
+	limits_of "$MNT" u
+	[ "$(limits_of "$MNT" u)" = "$users" ]
+	[ "$(limits_of "$MNT" g)" = "$groups" ]
+	[ "$(jfield "$(uq q getinfo "$MNT" u)" bgrace)" -eq 3600 ]
+	[ "$(jfield "$(uq q getinfo "$MNT" u)" igrace)" -eq 7200 ]
+	run uq q get "$MNT" u "$lost"
+	echo "the lost id: $output"
+	[ "$(jfield "$output" bhard)" -eq 0 ]
+	[ "$(jfield "$output" space)" -eq 4096 ]
+	check_usage
+	check_report
+	# The rebuilt file is sound: the next mount neither repairs nor warns
+	fs_umount uq
+	n=$(log_mark)
+	fs_mount uq "$MOUNT_OPTS"
+	log=$(new_log_lines "$n")
+	[ "$(grep -cE 'UBIFS (error|warning)' <<<"$log")" -eq 0 ]
+	[ "$(limits_of "$MNT" u)" = "$users" ]
+	uq q set "$MNT" u "$lost" 1048576 1048576 0 0
+	check_usage
+	check_report
+}
+
+# The same under power cuts. A repair makes its new tree past the old one
+# and switches with one write of block 0, so a power cut at any moment
+# must leave either the old (torn) file, which the next quota_repair mount
+# rebuilds again, or the whole new one: in both cases that mount has
+# quota on, every limit that could be read, and usage equal to the walk.
+# Each round tears the root again (a new id behind another reference),
+# mounts read-only, arms UBIFS's emulated power cut (debugfs tst_recovery,
+# its moment the kernel's random choice) and switches to read-write, which
+# is when the repair runs. QFD_UBIFS_CUT_ROUNDS makes it longer.
+@test "power cuts during quota_repair: the next mount has the old file or the whole new one" {
+	need_qfail
+	local ko=$QFD_UBIFS_QFAIL_KO par=/sys/module/ubifs_qfail/parameters
+	local dbg=/sys/kernel/debug/ubifs r i n far log want
+	local rounds=${QFD_UBIFS_CUT_ROUNDS:-3} cuts=0 again=0
+	local batch=$BATS_TEST_TMPDIR/limits
+	quota_fs
+	[[ -d $dbg ]] || mount -t debugfs none /sys/kernel/debug || true
+	[[ -e $dbg/ubi0_0/tst_recovery ]] || skip "no UBIFS power-cut emulation (debugfs) in this kernel"
+	# 2,400 users behind references 0 and 2 of the root, 50 behind 1,
+	# which the tear cuts off
+	for ((i = 0; i < 1200; i++)); do
+		echo "#$((100000 + i)) 1M 2M 10 20"
+		echo "#$((33554432 + i)) 3M 4M 30 40"
+	done >"$batch"
+	for ((i = 0; i < 50; i++)); do
+		echo "#$((16777216 + i)) 5M 6M 50 60"
+	done >>"$batch"
+	"$QFD" set -u --batch "$batch" "$MNT"
+	write_bytes "$MNT/mine" 8192 qfdu1
+	[[ -d $par ]] || insmod "$ko"
+	for ((r = 0; r < rounds; r++)); do
+		far=$(((r + 5) << 24))
+		want=$(limits_of "$MNT" u | awk '$1 < 16777216 || $1 >= 33554432'
+			echo "$far 1048576 1048576 0 0")
+		echo 1 >"$par/tear"
+		uq q set "$MNT" u "$far" 1048576 1048576 0 0
+		[ "$(<"$par/tear")" -eq 0 ]
+		fs_umount uq
+		fs_mount uq "$MOUNT_OPTS,quota_repair,ro"
+		n=$(log_mark)
+		echo 1 >"$dbg/ubi0_0/tst_recovery"
+		mount -o remount,rw "$MNT" || true
+		log=$(new_log_lines "$n")
+		if grep -q "Power cut emulated" <<<"$log"; then
+			cuts=$((cuts + 1))
+		fi
+		grep -E 'UBIFS (warning|error).*(rebuilt|quota|Power cut)' <<<"$log" | cut -c1-200 || true
+		fs_umount uq || true
+		n=$(log_mark)
+		fs_mount uq "$MOUNT_OPTS,quota_repair"
+		log=$(new_log_lines "$n")
+		if grep -q "rebuilt with the limits" <<<"$log"; then
+			again=$((again + 1))
+		fi
+		echo "round $r: $(grep -E 'UBIFS warning' <<<"$log" | cut -c1-200)"
+		[ "$(qfd_state)" = "user yes yes group yes yes" ]
+		[ "$(limits_of "$MNT" u)" = "$want" ]
+		check_usage
+	done
+	echo "# $cuts power cuts in $rounds rounds, $again repairs done again after one" >&3
 }
 
 # Issue 33, defect 1 (chown/chgrp). The owner change moved the charges
