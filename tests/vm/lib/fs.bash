@@ -24,6 +24,14 @@
 
 : "${QFD_SCRATCH:=/scratch}"
 
+# The qfd under test, for the suites: tests/vm/check exports QFD (and the
+# VM passes it on); a suite started some other way tests the tree's own
+# build.  Only under bats: tests/deb.test and tests/vm/demo source this
+# file too and name their own qfd.
+if [[ -n ${BATS_TEST_DIRNAME-} ]]; then
+	: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
+fi
+
 # Test identities.  Fixed ids so that suites can compare numbers.
 #   user    uid   primary group (gid)   supplementary groups
 #   qfdu1   2001  qfdu1 (2001)          qfdg1
@@ -99,6 +107,31 @@ write_bytes() {
 	else
 		"${dd[@]}"
 	fi
+}
+
+# as_ids UID GID CMD...: run CMD with that uid and gid, no supplementary
+# groups and no capabilities.  The ids need no passwd or group entry.
+as_ids() {
+	local uid=$1 gid=$2
+	shift 2
+	setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$@"
+}
+
+# write_as UID FILE BYTES [GID]: BYTES (a multiple of 4096) of zeros into
+# FILE as UID (group GID, default = UID), flushed so the blocks are charged
+# when it returns.  dd's status and error line are its own.
+write_as() {
+	local uid=$1 file=$2 n=$3 gid=${4:-$1}
+	((n % 4096 == 0)) || { echo "write_as: $n is not a multiple of 4096" >&2; return 2; }
+	as_ids "$uid" "$gid" dd if=/dev/zero of="$file" bs=4096 count=$((n / 4096)) \
+		conv=fsync status=none
+}
+
+# touch_as UID GID FILE...: create empty files (one inode each, no space).
+touch_as() {
+	local uid=$1 gid=$2
+	shift 2
+	as_ids "$uid" "$gid" touch -- "$@"
 }
 
 # project_dir DIR ID: make DIR (if needed) and give it project ID with the
@@ -342,6 +375,33 @@ fs_ext4_xfs() {
 	users_create
 	fs_ext4 e >/dev/null
 	fs_xfs x -o uquota,gquota,pquota >/dev/null
+}
+
+# fs_ext4_xfs_ubifs P: the three filesystems with quotas of the suites that
+# check one command on each (check-plugin, report-prometheus, watch): ext4
+# P-e, XFS P-x mounted uquota,gquota, and UBIFS P-u mounted with quotas
+# where the loaded module has them (ubifs_quota_or_drop); then
+# fs_quota_mnts P.
+fs_ext4_xfs_ubifs() {
+	fs_ext4 "$1-e" >/dev/null || return
+	fs_xfs "$1-x" -o uquota,gquota >/dev/null || return
+	fs_ubifs "$1-u" >/dev/null || return
+	ubifs_quota_or_drop "$1-u" || return
+	fs_quota_mnts "$1"
+}
+
+# fs_quota_mnts P: MNTS, the mount points of fs_ext4_xfs_ubifs P that have
+# quotas, and FSTYPES, their types: UBIFS only where ubifs_quota_or_drop
+# kept its quotas.  A suite calls it at load time as well (each test is a
+# process of its own).
+# shellcheck disable=SC2034 # for the suites
+fs_quota_mnts() {
+	MNTS=("$QFD_SCRATCH/$1-e" "$QFD_SCRATCH/$1-x")
+	FSTYPES=(ext4 xfs)
+	if ubifs_quota "$1-u"; then
+		MNTS+=("$QFD_SCRATCH/$1-u")
+		FSTYPES+=(ubifs)
+	fi
 }
 
 # fs_teardown: unmount every filesystem under $QFD_SCRATCH, detach their

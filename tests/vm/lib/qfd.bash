@@ -5,7 +5,8 @@
 #     QFD_FS=ext4            # or xfs, ubifs, f2fs: the filesystem under test
 #     load ../lib/qfd
 #
-# It builds on lib/fs.bash (filesystems, users, as_user) and adds:
+# It builds on lib/fs.bash (filesystems, users, as_user, as_ids, write_as)
+# and adds:
 #   - qfd_*   : running qfd and reading its JSON with jq;
 #   - assert_*: small assertions that print what they saw when they fail
 #               (bats-assert is not installed, and need not be);
@@ -30,7 +31,7 @@ source "$BATS_TEST_DIRNAME/../lib/fs.bash"
 
 bats_require_minimum_version 1.5.0
 
-: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
+# lib/fs.bash set QFD's default
 export QFD
 
 # The guest's devtmpfs has no /dev/fd, which bash's process substitution
@@ -107,33 +108,6 @@ qfd_state_q() {
 		jq -e -r --arg t "$2" --arg f "$3" \
 			'[.filesystems[] | select(.type == $t)] | if length == 1
 			 then .[0][$f] | tostring else error("not one entry") end'
-}
-
-# ------------------------------------------------------------ identities, data
-
-# as_ids UID GID CMD...: run CMD with that uid and gid, no supplementary
-# groups and no capabilities.  The ids need no passwd or group entry.
-as_ids() {
-	local uid=$1 gid=$2
-	shift 2
-	setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$@"
-}
-
-# write_as UID FILE BYTES [GID]: BYTES (a multiple of 4096) of zeros into
-# FILE as UID (group GID, default = UID), flushed so the blocks are charged
-# when it returns.  dd's status and error line are its own.
-write_as() {
-	local uid=$1 file=$2 n=$3 gid=${4:-$1}
-	((n % 4096 == 0)) || { echo "write_as: $n is not a multiple of 4096" >&2; return 2; }
-	as_ids "$uid" "$gid" dd if=/dev/zero of="$file" bs=4096 count=$((n / 4096)) \
-		conv=fsync status=none
-}
-
-# touch_as UID GID FILE...: create empty files (one inode each, no space).
-touch_as() {
-	local uid=$1 gid=$2
-	shift 2
-	as_ids "$uid" "$gid" touch -- "$@"
 }
 
 # ------------------------------------------------------------ assertions

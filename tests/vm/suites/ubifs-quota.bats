@@ -39,9 +39,6 @@ MOUNT_OPTS=usrquota,grpquota
 PYTHON=/usr/bin/python3
 [[ -x $PYTHON ]] || PYTHON=python3
 
-# qfd itself (tests/vm/check exports QFD, the freshly built src/qfd)
-: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
-
 uq() {
 	"$PYTHON" "$BATS_FILE_TMPDIR/ubifsq.py" "$@"
 }
