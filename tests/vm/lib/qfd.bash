@@ -156,6 +156,16 @@ assert_stderr_re() {
 		_fail "expected stderr to be one line matching:" "  $1" "got:" "$stderr"
 }
 
+# assert_error CHECK [ARGS...]: the last run failed as qfd reports an error
+# that is not one of usage: exit 1, nothing on stdout, and what CHECK
+# (assert_stderr_line LINE, assert_stderr_re REGEX, assert_quotas_off_line
+# MNT) asks of stderr.
+assert_error() {
+	assert_status 1 || return
+	assert_stdout_empty || return
+	"$@"
+}
+
 # assert_usage_error LINE: a usage error as qfd reports them: exit 2,
 # nothing on stdout, LINE on stderr, optionally followed by the one
 # "Try 'qfd CMD --help'..." hint and nothing else.
@@ -533,10 +543,8 @@ QFD_F2FS_ON="%s: cannot turn quotas on: f2fs enforces them only from the mount o
 t_off_on_f2fs() {
 	local u=$1 all_on=$2
 	run --separate-stderr qfd off -v "$MNT"
-	assert_status 1
-	assert_stdout_empty
 	# shellcheck disable=SC2059 # the format is ours
-	assert_stderr_line "qfd: $(printf "$QFD_F2FS_OFF" "$MNT")"
+	assert_error assert_stderr_line "qfd: $(printf "$QFD_F2FS_OFF" "$MNT")"
 	assert_eq "$(qfd_enforcing "$MNT")" "$all_on"
 	run write_as $u "$MNT/u5106" $((2 * 1024 * 1024))
 	assert_status 1
@@ -739,9 +747,7 @@ t_user_reads_own() {
 
 t_user_reads_other_refused() {
 	run --separate-stderr as_user qfdu2 "$QFD" get "$MNT" qfdu3
-	assert_status 1
-	assert_stdout_empty
-	assert_stderr_line "qfd: $MNT: permission denied to read user quotas: run as root (others may only read their own)"
+	assert_error assert_stderr_line "qfd: $MNT: permission denied to read user quotas: run as root (others may only read their own)"
 	run --separate-stderr as_user qfdu2 "$QFD" get -g "$MNT" qfdg3
 	assert_status 1
 	assert_stderr_line "qfd: $MNT: permission denied to read group quotas: run as root (others may only read their own)"
@@ -751,9 +757,7 @@ t_user_set_refused() {
 	local before
 	before=$(qfd_limits "$MNT" -u qfdu3)
 	run --separate-stderr as_user qfdu3 "$QFD" set "$MNT" qfdu3 --bhard 1G --ihard 1000
-	assert_status 1
-	assert_stdout_empty
-	assert_stderr_line "qfd: $MNT: permission denied to set limits for user quotas: run as root (others may only read their own)"
+	assert_error assert_stderr_line "qfd: $MNT: permission denied to set limits for user quotas: run as root (others may only read their own)"
 	assert_eq "$(qfd_limits "$MNT" -u qfdu3)" "$before"
 	# nor may it switch enforcement off
 	touch "$BATS_FILE_TMPDIR/enforcement-off"
@@ -915,9 +919,7 @@ t_read_only() {
 		assert_status 0
 		assert_eq "$(jq -c '[.quotas[] | del(."space-grace", ."files-grace")]' <<<"$output")" "$before_report"
 		run --separate-stderr qfd set "$MNT" $u --bhard 9M
-		assert_status 1
-		assert_stdout_empty
-		assert_stderr_line "qfd: $MNT: read-only filesystem: cannot set limits for user quotas; remount it read-write"
+		assert_error assert_stderr_line "qfd: $MNT: read-only filesystem: cannot set limits for user quotas; remount it read-write"
 		run --separate-stderr qfd state -u -n -r -o TYPE,ACCOUNTING,ENFORCING "$MNT"
 		assert_status 0
 		assert_eq "$output" "user yes yes"
@@ -925,17 +927,11 @@ t_read_only() {
 	*)
 		# ext4 suspends quotas while read-only: one line that says so
 		run --separate-stderr qfd get "$MNT" $u
-		assert_status 1
-		assert_stdout_empty
-		assert_stderr_line "qfd: $MNT: user quotas are not active on this read-only mount ($QFD_FS suspends quotas while read-only)"
+		assert_error assert_stderr_line "qfd: $MNT: user quotas are not active on this read-only mount ($QFD_FS suspends quotas while read-only)"
 		run --separate-stderr qfd set "$MNT" $u --bhard 9M
-		assert_status 1
-		assert_stdout_empty
-		assert_stderr_re "^qfd: $MNT: .*read-only"
+		assert_error assert_stderr_re "^qfd: $MNT: .*read-only"
 		run --separate-stderr qfd report "$MNT"
-		assert_status 1
-		assert_stdout_empty
-		assert_stderr_re "^qfd: $MNT: .*read-only"
+		assert_error assert_stderr_re "^qfd: $MNT: .*read-only"
 		;;
 	esac
 	fs_remount_rw "$FSNAME"
@@ -1101,21 +1097,13 @@ t_quotas_not_enabled() {
 	*) skip "not for $QFD_FS" ;;
 	esac
 	run --separate-stderr qfd get "$m" 5130
-	assert_status 1
-	assert_stdout_empty
-	assert_quotas_off_line "$m"
+	assert_error assert_quotas_off_line "$m"
 	run --separate-stderr qfd report "$m"
-	assert_status 1
-	assert_stdout_empty
-	assert_quotas_off_line "$m"
+	assert_error assert_quotas_off_line "$m"
 	run --separate-stderr qfd on "$m"
-	assert_status 1
-	assert_stdout_empty
-	assert_quotas_off_line "$m"
+	assert_error assert_quotas_off_line "$m"
 	run --separate-stderr qfd set "$m" 5130 --bhard 1M
-	assert_status 1
-	assert_stdout_empty
-	assert_quotas_off_line "$m"
+	assert_error assert_quotas_off_line "$m"
 	run --separate-stderr qfd state "$m"
 	assert_status 1
 	assert_quotas_off_line "$m"

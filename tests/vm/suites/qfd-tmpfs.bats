@@ -177,9 +177,7 @@ qfdu3,2003,8388608,12582912,1,200"
 	assert_eq "$output" "qfdu1 7340032 12582912
 qfdg1 0 12582912"
 	run --separate-stderr as_user qfdu1 "$QFD" get "$T" qfdu2
-	assert_status 1
-	assert_stdout_empty
-	assert_stderr_line "qfd: $T: permission denied to read user quotas: run as root (others may only read their own)"
+	assert_error assert_stderr_line "qfd: $T: permission denied to read user quotas: run as root (others may only read their own)"
 	run --separate-stderr as_user qfdu1 "$QFD" set "$T" qfdu1 --bhard 1G
 	assert_status 1
 	assert_stderr_line "qfd: $T: permission denied to set limits for user quotas: run as root (others may only read their own)"
@@ -365,9 +363,7 @@ $m: group quotas synced"
 	assert_status 1
 	assert_stderr_line "$want"
 	run --separate-stderr qfd on -g "$m"
-	assert_status 1
-	assert_stdout_empty
-	assert_stderr_line "$want"
+	assert_error assert_stderr_line "$want"
 	run --separate-stderr qfd off -g "$m"
 	assert_status 1
 	assert_stderr_line "$want"
@@ -391,9 +387,7 @@ $m: group quotas synced"
 	# which qfd-tmpfs-stock.bats tells apart from a kernel without
 	want="qfd: $m: quotas are off: tmpfs was mounted without usrquota or grpquota; unmount it and mount it with -o usrquota (a remount cannot add them)"
 	run --separate-stderr qfd get "$m"
-	assert_status 1
-	assert_stdout_empty
-	assert_stderr_line "$want"
+	assert_error assert_stderr_line "$want"
 	run --separate-stderr qfd on "$m"
 	assert_status 1
 	assert_stderr_line "$want"
