@@ -154,33 +154,39 @@ project_dir() {
 #   default mount options usrquota,grpquota,prjquota: enforcement on.  Use
 #   -o defaults for accounting without enforcement.  Prints the mount point.
 fs_ext4() {
-	local name=$1 size=64 opts=usrquota,grpquota,prjquota
+	local name=$1
 	shift || return
-	while (($#)); do
-		case $1 in
-		-s) size=$2; shift 2 ;;
-		-o) opts=$2; shift 2 ;;
-		--) shift; break ;;
-		*) _fs_err "fs_ext4: unknown option $1"; return ;;
-		esac
-	done
-	_fs_loop ext4 "$name" "$size" "$opts" mkfs.ext4 -q -F -b 4096 -I 256 \
-		-O quota,project -E quotatype=usrquota:grpquota:prjquota "$@"
+	_fs_args fs_ext4 64 usrquota,grpquota,prjquota "$@" || return
+	_fs_loop ext4 "$name" "$_fs_size" "$_fs_mopts" mkfs.ext4 -q -F -b 4096 -I 256 \
+		-O quota,project -E quotatype=usrquota:grpquota:prjquota "${_fs_mkfs[@]}"
 }
 
-# fs_ext4_noquota NAME [-s MIB] [-o MOUNTOPTS]: ext4 made without the quota
-# feature, mounted without quota options: quotactl answers ESRCH there.
-fs_ext4_noquota() {
-	local name=$1 size=64 opts=defaults
-	shift || return
+# _fs_args MAKER SIZE MOUNTOPTS [-s MIB] [-o MOUNTOPTS] [-- MKFSARGS...]:
+# a maker's options, with its defaults SIZE and MOUNTOPTS, into _fs_size,
+# _fs_mopts and the array _fs_mkfs.  MAKER names it in an error.
+_fs_args() {
+	local maker=$1
+	_fs_size=$2 _fs_mopts=$3 _fs_mkfs=()
+	shift 3
 	while (($#)); do
 		case $1 in
-		-s) size=$2; shift 2 ;;
-		-o) opts=$2; shift 2 ;;
-		*) _fs_err "fs_ext4_noquota: unknown option $1"; return ;;
+		-s) _fs_size=$2; shift 2 ;;
+		-o) _fs_mopts=$2; shift 2 ;;
+		--) shift; _fs_mkfs=("$@"); return 0 ;;
+		*) _fs_err "$maker: unknown option $1"; return ;;
 		esac
 	done
-	_fs_loop ext4 "$name" "$size" "$opts" mkfs.ext4 -q -F -b 4096 -I 256 -O ^quota
+}
+
+# fs_ext4_noquota NAME [-s MIB] [-o MOUNTOPTS] [-- MKFSARGS...]: ext4 made
+# without the quota feature, mounted without quota options: quotactl
+# answers ESRCH there.
+fs_ext4_noquota() {
+	local name=$1
+	shift || return
+	_fs_args fs_ext4_noquota 64 defaults "$@" || return
+	_fs_loop ext4 "$name" "$_fs_size" "$_fs_mopts" mkfs.ext4 -q -F -b 4096 -I 256 \
+		-O ^quota "${_fs_mkfs[@]}"
 }
 
 # fs_ext4_noproject NAME: ext4 with the quota feature for users and groups
@@ -198,17 +204,10 @@ fs_ext4_noproject() {
 #   -o uquota,gquota,pquota (both 5.10 and 6.1 accept all three at once), or
 #   uqnoenforce etc. for accounting without enforcement.
 fs_xfs() {
-	local name=$1 size=320 opts=uquota,gquota
+	local name=$1
 	shift || return
-	while (($#)); do
-		case $1 in
-		-s) size=$2; shift 2 ;;
-		-o) opts=$2; shift 2 ;;
-		--) shift; break ;;
-		*) _fs_err "fs_xfs: unknown option $1"; return ;;
-		esac
-	done
-	_fs_loop xfs "$name" "$size" "$opts" mkfs.xfs -q -f "$@"
+	_fs_args fs_xfs 320 uquota,gquota "$@" || return
+	_fs_loop xfs "$name" "$_fs_size" "$_fs_mopts" mkfs.xfs -q -f "${_fs_mkfs[@]}"
 }
 
 # fs_f2fs NAME [-s MIB] [-o MOUNTOPTS] [-- MKFSARGS...]
@@ -217,18 +216,11 @@ fs_xfs() {
 #   share of a small volume for itself; the image is sparse), default mount
 #   options usrquota,grpquota,prjquota: enforcement on, as fs_ext4.
 fs_f2fs() {
-	local name=$1 size=256 opts=usrquota,grpquota,prjquota
+	local name=$1
 	shift || return
-	while (($#)); do
-		case $1 in
-		-s) size=$2; shift 2 ;;
-		-o) opts=$2; shift 2 ;;
-		--) shift; break ;;
-		*) _fs_err "fs_f2fs: unknown option $1"; return ;;
-		esac
-	done
-	_fs_loop f2fs "$name" "$size" "$opts" mkfs.f2fs -q -f \
-		-O extra_attr,quota,project_quota "$@"
+	_fs_args fs_f2fs 256 usrquota,grpquota,prjquota "$@" || return
+	_fs_loop f2fs "$name" "$_fs_size" "$_fs_mopts" mkfs.f2fs -q -f \
+		-O extra_attr,quota,project_quota "${_fs_mkfs[@]}"
 }
 
 # fs_f2fs_noquota NAME: f2fs made without the quota feature, mounted
