@@ -166,6 +166,13 @@ assert_error() {
 	"$@"
 }
 
+# assert_edquot: the last run was a write (dd, touch) the quota refused:
+# exit 1 and "Disk quota exceeded" in what it said.
+assert_edquot() {
+	assert_status 1 || return
+	[[ $output == *"Disk quota exceeded"* ]] || _fail "it said: $output"
+}
+
 # assert_usage_error LINE: a usage error as qfd reports them: exit 2,
 # nothing on stdout, LINE on stderr, optionally followed by the one
 # "Try 'qfd CMD --help'..." hint and nothing else.
@@ -462,14 +469,12 @@ t_hard_space_edquot() {
 	local u=5102
 	qfd set -q "$MNT" $u --bhard 2M
 	run write_as $u "$MNT/u5102" $((3 * 1024 * 1024))
-	assert_status 1
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "dd said: $output"
+	assert_edquot
 	# charged exactly up to the hard limit, no further
 	assert_eq "$(qfd_q "$MNT" -u $u space files status)" "2097152 1 hard"
 	# another file cannot get a byte either
 	run write_as $u "$MNT/u5102-more" 4096
-	assert_status 1
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "dd said: $output"
+	assert_edquot
 	assert_eq "$(qfd_q "$MNT" -u $u space status)" "2097152 hard"
 }
 
@@ -478,8 +483,7 @@ t_hard_files_edquot() {
 	qfd set -q "$MNT" $u --ihard 3
 	touch_as $u $u "$MNT/u5103-1" "$MNT/u5103-2" "$MNT/u5103-3"
 	run touch_as $u $u "$MNT/u5103-4"
-	assert_status 1
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "touch said: $output"
+	assert_edquot
 	[[ ! -e $MNT/u5103-4 ]]
 	assert_eq "$(qfd_q "$MNT" -u $u files space status)" "3 0 hard"
 }
@@ -547,8 +551,7 @@ t_off_on_f2fs() {
 	assert_error assert_stderr_line "qfd: $(printf "$QFD_F2FS_OFF" "$MNT")"
 	assert_eq "$(qfd_enforcing "$MNT")" "$all_on"
 	run write_as $u "$MNT/u5106" $((2 * 1024 * 1024))
-	assert_status 1
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "dd said: $output"
+	assert_edquot
 	# on when already on is no error, off after that still refused
 	run --separate-stderr qfd on -v "$MNT"
 	assert_status 0
@@ -595,8 +598,7 @@ t_off_on() {
 	rm -f "$BATS_FILE_TMPDIR/enforcement-off"
 	assert_eq "$(qfd_enforcing "$MNT")" "$all_on"
 	run write_as $u "$MNT/u5106-2" 4096
-	assert_status 1
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "dd said: $output"
+	assert_edquot
 	# on when already on changes nothing and is no error
 	run --separate-stderr qfd on "$MNT"
 	assert_status 0
@@ -692,8 +694,7 @@ t_group() {
 	assert_eq "$(qfd_report_q "$MNT" -g $g space space-hard files files-hard)" "1048576 2097152 2 5"
 	# the group's hard limit stops a user with no limits of its own
 	run write_as $u "$MNT/g6107-c" $((2 * 1024 * 1024)) $g
-	assert_status 1
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "dd said: $output"
+	assert_edquot
 	assert_eq "$(qfd_q "$MNT" -g $g space status)" "2097152 hard"
 	assert_eq "$(qfd_limits "$MNT" -u $u)" "0 0 0 0"
 	# a named group
@@ -1139,8 +1140,7 @@ t_accounting_not_enforcing() {
 	assert_eq "$output" "$m: user quotas on"
 	assert_eq "$(qfd_enforcing "$m")" "user=yes group=no project=no"
 	run write_as $u "$m/b" 4096
-	assert_status 1
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "dd said: $output"
+	assert_edquot
 	fs_umount "$name"
 }
 
