@@ -106,9 +106,7 @@ run_fs() {	# TYPE
 		timed "$type" apply "$QFD" apply -q "$W/apply-2000.json"
 	done
 	check 2000
-	umount "$MNT"
-	losetup -d "$dev"
-	rm -f "$W/$type.img"
+	fs_unmake "$type" "$dev"
 }
 
 run_fs ext4

@@ -79,9 +79,7 @@ run_fs() {	# TYPE
 			dump_once "$type" "$mnt" "$n"
 		done
 	done
-	umount "$mnt"
-	losetup -d "$dev"
-	rm -f "$W/$type.img"
+	fs_unmake "$type" "$dev"
 }
 
 run_fs ext4

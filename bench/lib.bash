@@ -86,3 +86,11 @@ fs_make() {
 	esac
 	echo "$dev $mnt"
 }
+
+# fs_unmake TYPE DEV: undo fs_make TYPE (unmount, detach DEV, remove the
+# image)
+fs_unmake() {
+	umount "$W/$1"
+	losetup -d "$2"
+	rm -f "$W/$1.img"
+}

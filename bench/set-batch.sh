@@ -195,9 +195,7 @@ run_fs() {	# TYPE
 		check "$type" "$mnt" "$last" "$C_VALS"
 	fi
 	echo "$type $peer" >>"$W/peers"
-	umount "$mnt"
-	losetup -d "$dev"
-	rm -f "$W/$type.img"
+	fs_unmake "$type" "$dev"
 }
 
 : >"$W/peers"

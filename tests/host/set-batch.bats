@@ -23,6 +23,15 @@ batch_with() {
 		"daemon 1M 2M - -" >"$B/users.txt"
 }
 
+# batch_refused LINE TEXT: the batch of batch_with LINE is refused, exit 2,
+# and what qfd says contains TEXT
+batch_refused() {
+	batch_with "$1"
+	run "$QFD" set --batch "$B/users.txt" /proc
+	[ "$status" -eq 2 ]
+	[[ $output == *"$2"* ]]
+}
+
 @test "batch: a bad size names FILE:LINE and exits 2 before any quota call" {
 	batch_with "bin 10M 2X - -"
 	run "$QFD" --debug set --batch "$B/users.txt" /proc
@@ -34,36 +43,18 @@ batch_with() {
 }
 
 @test "batch: an unknown user names FILE:LINE and exits 2" {
-	batch_with "bob 1M 2M - -"
-	run "$QFD" set --batch "$B/users.txt" /proc
-	[ "$status" -eq 2 ]
-	[[ $output == *"qfd: $B/users.txt:4: unknown user 'bob'"* ]]
+	batch_refused "bob 1M 2M - -" "qfd: $B/users.txt:4: unknown user 'bob'"
 }
 
 @test "batch: a wrong field count names FILE:LINE and exits 2" {
-	batch_with "bin 1M 2M"
-	run "$QFD" set --batch "$B/users.txt" /proc
-	[ "$status" -eq 2 ]
-	[[ $output == *"$B/users.txt:4: 3 fields, expected 5: WHO BSOFT BHARD ISOFT IHARD"* ]]
-	batch_with "bin 1M 2M 3 4 5"
-	run "$QFD" set --batch "$B/users.txt" /proc
-	[ "$status" -eq 2 ]
-	[[ $output == *"users.txt:4: 6 fields, expected 5"* ]]
+	batch_refused "bin 1M 2M" "$B/users.txt:4: 3 fields, expected 5: WHO BSOFT BHARD ISOFT IHARD"
+	batch_refused "bin 1M 2M 3 4 5" "users.txt:4: 6 fields, expected 5"
 }
 
 @test "batch: bad counts, a soft limit over the hard one on one line, an id twice" {
-	batch_with "bin - - 1.5 10"
-	run "$QFD" set --batch "$B/users.txt" /proc
-	[ "$status" -eq 2 ]
-	[[ $output == *"users.txt:4: files soft limit '1.5': not a count"* ]]
-	batch_with "bin 3M 2M - -"
-	run "$QFD" set --batch "$B/users.txt" /proc
-	[ "$status" -eq 2 ]
-	[[ $output == *"users.txt:4: space soft limit '3M' exceeds the space hard limit '2M'"* ]]
-	batch_with "#0 - - 1 2"
-	run "$QFD" set --batch "$B/users.txt" /proc
-	[ "$status" -eq 2 ]
-	[[ $output == *"users.txt:4: user '#0' (0) is also on line 2"* ]]
+	batch_refused "bin - - 1.5 10" "users.txt:4: files soft limit '1.5': not a count"
+	batch_refused "bin 3M 2M - -" "users.txt:4: space soft limit '3M' exceeds the space hard limit '2M'"
+	batch_refused "#0 - - 1 2" "users.txt:4: user '#0' (0) is also on line 2"
 }
 
 @test "batch: every bad line is reported, the first ten of them in full" {

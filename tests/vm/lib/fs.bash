@@ -24,6 +24,14 @@
 
 : "${QFD_SCRATCH:=/scratch}"
 
+# The qfd under test, for the suites: tests/vm/check exports QFD (and the
+# VM passes it on); a suite started some other way tests the tree's own
+# build.  Only under bats: tests/deb.test and tests/vm/demo source this
+# file too and name their own qfd.
+if [[ -n ${BATS_TEST_DIRNAME-} ]]; then
+	: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
+fi
+
 # Test identities.  Fixed ids so that suites can compare numbers.
 #   user    uid   primary group (gid)   supplementary groups
 #   qfdu1   2001  qfdu1 (2001)          qfdg1
@@ -101,6 +109,31 @@ write_bytes() {
 	fi
 }
 
+# as_ids UID GID CMD...: run CMD with that uid and gid, no supplementary
+# groups and no capabilities.  The ids need no passwd or group entry.
+as_ids() {
+	local uid=$1 gid=$2
+	shift 2
+	setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$@"
+}
+
+# write_as UID FILE BYTES [GID]: BYTES (a multiple of 4096) of zeros into
+# FILE as UID (group GID, default = UID), flushed so the blocks are charged
+# when it returns.  dd's status and error line are its own.
+write_as() {
+	local uid=$1 file=$2 n=$3 gid=${4:-$1}
+	((n % 4096 == 0)) || { echo "write_as: $n is not a multiple of 4096" >&2; return 2; }
+	as_ids "$uid" "$gid" dd if=/dev/zero of="$file" bs=4096 count=$((n / 4096)) \
+		conv=fsync status=none
+}
+
+# touch_as UID GID FILE...: create empty files (one inode each, no space).
+touch_as() {
+	local uid=$1 gid=$2
+	shift 2
+	as_ids "$uid" "$gid" touch -- "$@"
+}
+
 # project_dir DIR ID: make DIR (if needed) and give it project ID with the
 # inherit flag, so files made below it are charged to the project.
 # xfs_io's chproj/chattr use the generic FS_IOC_FSSETXATTR, which works on
@@ -121,33 +154,39 @@ project_dir() {
 #   default mount options usrquota,grpquota,prjquota: enforcement on.  Use
 #   -o defaults for accounting without enforcement.  Prints the mount point.
 fs_ext4() {
-	local name=$1 size=64 opts=usrquota,grpquota,prjquota
+	local name=$1
 	shift || return
-	while (($#)); do
-		case $1 in
-		-s) size=$2; shift 2 ;;
-		-o) opts=$2; shift 2 ;;
-		--) shift; break ;;
-		*) _fs_err "fs_ext4: unknown option $1"; return ;;
-		esac
-	done
-	_fs_loop ext4 "$name" "$size" "$opts" mkfs.ext4 -q -F -b 4096 -I 256 \
-		-O quota,project -E quotatype=usrquota:grpquota:prjquota "$@"
+	_fs_args fs_ext4 64 usrquota,grpquota,prjquota "$@" || return
+	_fs_loop ext4 "$name" "$_fs_size" "$_fs_mopts" mkfs.ext4 -q -F -b 4096 -I 256 \
+		-O quota,project -E quotatype=usrquota:grpquota:prjquota "${_fs_mkfs[@]}"
 }
 
-# fs_ext4_noquota NAME [-s MIB] [-o MOUNTOPTS]: ext4 made without the quota
-# feature, mounted without quota options: quotactl answers ESRCH there.
-fs_ext4_noquota() {
-	local name=$1 size=64 opts=defaults
-	shift || return
+# _fs_args MAKER SIZE MOUNTOPTS [-s MIB] [-o MOUNTOPTS] [-- MKFSARGS...]:
+# a maker's options, with its defaults SIZE and MOUNTOPTS, into _fs_size,
+# _fs_mopts and the array _fs_mkfs.  MAKER names it in an error.
+_fs_args() {
+	local maker=$1
+	_fs_size=$2 _fs_mopts=$3 _fs_mkfs=()
+	shift 3
 	while (($#)); do
 		case $1 in
-		-s) size=$2; shift 2 ;;
-		-o) opts=$2; shift 2 ;;
-		*) _fs_err "fs_ext4_noquota: unknown option $1"; return ;;
+		-s) _fs_size=$2; shift 2 ;;
+		-o) _fs_mopts=$2; shift 2 ;;
+		--) shift; _fs_mkfs=("$@"); return 0 ;;
+		*) _fs_err "$maker: unknown option $1"; return ;;
 		esac
 	done
-	_fs_loop ext4 "$name" "$size" "$opts" mkfs.ext4 -q -F -b 4096 -I 256 -O ^quota
+}
+
+# fs_ext4_noquota NAME [-s MIB] [-o MOUNTOPTS] [-- MKFSARGS...]: ext4 made
+# without the quota feature, mounted without quota options: quotactl
+# answers ESRCH there.
+fs_ext4_noquota() {
+	local name=$1
+	shift || return
+	_fs_args fs_ext4_noquota 64 defaults "$@" || return
+	_fs_loop ext4 "$name" "$_fs_size" "$_fs_mopts" mkfs.ext4 -q -F -b 4096 -I 256 \
+		-O ^quota "${_fs_mkfs[@]}"
 }
 
 # fs_ext4_noproject NAME: ext4 with the quota feature for users and groups
@@ -165,17 +204,10 @@ fs_ext4_noproject() {
 #   -o uquota,gquota,pquota (both 5.10 and 6.1 accept all three at once), or
 #   uqnoenforce etc. for accounting without enforcement.
 fs_xfs() {
-	local name=$1 size=320 opts=uquota,gquota
+	local name=$1
 	shift || return
-	while (($#)); do
-		case $1 in
-		-s) size=$2; shift 2 ;;
-		-o) opts=$2; shift 2 ;;
-		--) shift; break ;;
-		*) _fs_err "fs_xfs: unknown option $1"; return ;;
-		esac
-	done
-	_fs_loop xfs "$name" "$size" "$opts" mkfs.xfs -q -f "$@"
+	_fs_args fs_xfs 320 uquota,gquota "$@" || return
+	_fs_loop xfs "$name" "$_fs_size" "$_fs_mopts" mkfs.xfs -q -f "${_fs_mkfs[@]}"
 }
 
 # fs_f2fs NAME [-s MIB] [-o MOUNTOPTS] [-- MKFSARGS...]
@@ -184,18 +216,11 @@ fs_xfs() {
 #   share of a small volume for itself; the image is sparse), default mount
 #   options usrquota,grpquota,prjquota: enforcement on, as fs_ext4.
 fs_f2fs() {
-	local name=$1 size=256 opts=usrquota,grpquota,prjquota
+	local name=$1
 	shift || return
-	while (($#)); do
-		case $1 in
-		-s) size=$2; shift 2 ;;
-		-o) opts=$2; shift 2 ;;
-		--) shift; break ;;
-		*) _fs_err "fs_f2fs: unknown option $1"; return ;;
-		esac
-	done
-	_fs_loop f2fs "$name" "$size" "$opts" mkfs.f2fs -q -f \
-		-O extra_attr,quota,project_quota "$@"
+	_fs_args fs_f2fs 256 usrquota,grpquota,prjquota "$@" || return
+	_fs_loop f2fs "$name" "$_fs_size" "$_fs_mopts" mkfs.f2fs -q -f \
+		-O extra_attr,quota,project_quota "${_fs_mkfs[@]}"
 }
 
 # fs_f2fs_noquota NAME: f2fs made without the quota feature, mounted
@@ -342,6 +367,33 @@ fs_ext4_xfs() {
 	users_create
 	fs_ext4 e >/dev/null
 	fs_xfs x -o uquota,gquota,pquota >/dev/null
+}
+
+# fs_ext4_xfs_ubifs P: the three filesystems with quotas of the suites that
+# check one command on each (check-plugin, report-prometheus, watch): ext4
+# P-e, XFS P-x mounted uquota,gquota, and UBIFS P-u mounted with quotas
+# where the loaded module has them (ubifs_quota_or_drop); then
+# fs_quota_mnts P.
+fs_ext4_xfs_ubifs() {
+	fs_ext4 "$1-e" >/dev/null || return
+	fs_xfs "$1-x" -o uquota,gquota >/dev/null || return
+	fs_ubifs "$1-u" >/dev/null || return
+	ubifs_quota_or_drop "$1-u" || return
+	fs_quota_mnts "$1"
+}
+
+# fs_quota_mnts P: MNTS, the mount points of fs_ext4_xfs_ubifs P that have
+# quotas, and FSTYPES, their types: UBIFS only where ubifs_quota_or_drop
+# kept its quotas.  A suite calls it at load time as well (each test is a
+# process of its own).
+# shellcheck disable=SC2034 # for the suites
+fs_quota_mnts() {
+	MNTS=("$QFD_SCRATCH/$1-e" "$QFD_SCRATCH/$1-x")
+	FSTYPES=(ext4 xfs)
+	if ubifs_quota "$1-u"; then
+		MNTS+=("$QFD_SCRATCH/$1-u")
+		FSTYPES+=(ubifs)
+	fi
 }
 
 # fs_teardown: unmount every filesystem under $QFD_SCRATCH, detach their

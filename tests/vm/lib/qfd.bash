@@ -5,7 +5,8 @@
 #     QFD_FS=ext4            # or xfs, ubifs, f2fs: the filesystem under test
 #     load ../lib/qfd
 #
-# It builds on lib/fs.bash (filesystems, users, as_user) and adds:
+# It builds on lib/fs.bash (filesystems, users, as_user, as_ids, write_as)
+# and adds:
 #   - qfd_*   : running qfd and reading its JSON with jq;
 #   - assert_*: small assertions that print what they saw when they fail
 #               (bats-assert is not installed, and need not be);
@@ -30,7 +31,7 @@ source "$BATS_TEST_DIRNAME/../lib/fs.bash"
 
 bats_require_minimum_version 1.5.0
 
-: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
+# lib/fs.bash set QFD's default
 export QFD
 
 # The guest's devtmpfs has no /dev/fd, which bash's process substitution
@@ -109,33 +110,6 @@ qfd_state_q() {
 			 then .[0][$f] | tostring else error("not one entry") end'
 }
 
-# ------------------------------------------------------------ identities, data
-
-# as_ids UID GID CMD...: run CMD with that uid and gid, no supplementary
-# groups and no capabilities.  The ids need no passwd or group entry.
-as_ids() {
-	local uid=$1 gid=$2
-	shift 2
-	setpriv --reuid="$uid" --regid="$gid" --clear-groups -- "$@"
-}
-
-# write_as UID FILE BYTES [GID]: BYTES (a multiple of 4096) of zeros into
-# FILE as UID (group GID, default = UID), flushed so the blocks are charged
-# when it returns.  dd's status and error line are its own.
-write_as() {
-	local uid=$1 file=$2 n=$3 gid=${4:-$1}
-	((n % 4096 == 0)) || { echo "write_as: $n is not a multiple of 4096" >&2; return 2; }
-	as_ids "$uid" "$gid" dd if=/dev/zero of="$file" bs=4096 count=$((n / 4096)) \
-		conv=fsync status=none
-}
-
-# touch_as UID GID FILE...: create empty files (one inode each, no space).
-touch_as() {
-	local uid=$1 gid=$2
-	shift 2
-	as_ids "$uid" "$gid" touch -- "$@"
-}
-
 # ------------------------------------------------------------ assertions
 
 # Each prints what it expected and what it got, then fails.  They work on
@@ -180,6 +154,23 @@ assert_stderr_line() {
 assert_stderr_re() {
 	[[ ${#stderr_lines[@]} -eq 1 && ${stderr_lines[0]} =~ $1 ]] ||
 		_fail "expected stderr to be one line matching:" "  $1" "got:" "$stderr"
+}
+
+# assert_error CHECK [ARGS...]: the last run failed as qfd reports an error
+# that is not one of usage: exit 1, nothing on stdout, and what CHECK
+# (assert_stderr_line LINE, assert_stderr_re REGEX, assert_quotas_off_line
+# MNT) asks of stderr.
+assert_error() {
+	assert_status 1 || return
+	assert_stdout_empty || return
+	"$@"
+}
+
+# assert_edquot: the last run was a write (dd, touch) the quota refused:
+# exit 1 and "Disk quota exceeded" in what it said.
+assert_edquot() {
+	assert_status 1 || return
+	[[ $output == *"Disk quota exceeded"* ]] || _fail "it said: $output"
 }
 
 # assert_usage_error LINE: a usage error as qfd reports them: exit 2,
@@ -478,14 +469,12 @@ t_hard_space_edquot() {
 	local u=5102
 	qfd set -q "$MNT" $u --bhard 2M
 	run write_as $u "$MNT/u5102" $((3 * 1024 * 1024))
-	assert_status 1
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "dd said: $output"
+	assert_edquot
 	# charged exactly up to the hard limit, no further
 	assert_eq "$(qfd_q "$MNT" -u $u space files status)" "2097152 1 hard"
 	# another file cannot get a byte either
 	run write_as $u "$MNT/u5102-more" 4096
-	assert_status 1
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "dd said: $output"
+	assert_edquot
 	assert_eq "$(qfd_q "$MNT" -u $u space status)" "2097152 hard"
 }
 
@@ -494,8 +483,7 @@ t_hard_files_edquot() {
 	qfd set -q "$MNT" $u --ihard 3
 	touch_as $u $u "$MNT/u5103-1" "$MNT/u5103-2" "$MNT/u5103-3"
 	run touch_as $u $u "$MNT/u5103-4"
-	assert_status 1
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "touch said: $output"
+	assert_edquot
 	[[ ! -e $MNT/u5103-4 ]]
 	assert_eq "$(qfd_q "$MNT" -u $u files space status)" "3 0 hard"
 }
@@ -559,14 +547,11 @@ QFD_F2FS_ON="%s: cannot turn quotas on: f2fs enforces them only from the mount o
 t_off_on_f2fs() {
 	local u=$1 all_on=$2
 	run --separate-stderr qfd off -v "$MNT"
-	assert_status 1
-	assert_stdout_empty
 	# shellcheck disable=SC2059 # the format is ours
-	assert_stderr_line "qfd: $(printf "$QFD_F2FS_OFF" "$MNT")"
+	assert_error assert_stderr_line "qfd: $(printf "$QFD_F2FS_OFF" "$MNT")"
 	assert_eq "$(qfd_enforcing "$MNT")" "$all_on"
 	run write_as $u "$MNT/u5106" $((2 * 1024 * 1024))
-	assert_status 1
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "dd said: $output"
+	assert_edquot
 	# on when already on is no error, off after that still refused
 	run --separate-stderr qfd on -v "$MNT"
 	assert_status 0
@@ -613,8 +598,7 @@ t_off_on() {
 	rm -f "$BATS_FILE_TMPDIR/enforcement-off"
 	assert_eq "$(qfd_enforcing "$MNT")" "$all_on"
 	run write_as $u "$MNT/u5106-2" 4096
-	assert_status 1
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "dd said: $output"
+	assert_edquot
 	# on when already on changes nothing and is no error
 	run --separate-stderr qfd on "$MNT"
 	assert_status 0
@@ -710,8 +694,7 @@ t_group() {
 	assert_eq "$(qfd_report_q "$MNT" -g $g space space-hard files files-hard)" "1048576 2097152 2 5"
 	# the group's hard limit stops a user with no limits of its own
 	run write_as $u "$MNT/g6107-c" $((2 * 1024 * 1024)) $g
-	assert_status 1
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "dd said: $output"
+	assert_edquot
 	assert_eq "$(qfd_q "$MNT" -g $g space status)" "2097152 hard"
 	assert_eq "$(qfd_limits "$MNT" -u $u)" "0 0 0 0"
 	# a named group
@@ -765,9 +748,7 @@ t_user_reads_own() {
 
 t_user_reads_other_refused() {
 	run --separate-stderr as_user qfdu2 "$QFD" get "$MNT" qfdu3
-	assert_status 1
-	assert_stdout_empty
-	assert_stderr_line "qfd: $MNT: permission denied to read user quotas: run as root (others may only read their own)"
+	assert_error assert_stderr_line "qfd: $MNT: permission denied to read user quotas: run as root (others may only read their own)"
 	run --separate-stderr as_user qfdu2 "$QFD" get -g "$MNT" qfdg3
 	assert_status 1
 	assert_stderr_line "qfd: $MNT: permission denied to read group quotas: run as root (others may only read their own)"
@@ -777,9 +758,7 @@ t_user_set_refused() {
 	local before
 	before=$(qfd_limits "$MNT" -u qfdu3)
 	run --separate-stderr as_user qfdu3 "$QFD" set "$MNT" qfdu3 --bhard 1G --ihard 1000
-	assert_status 1
-	assert_stdout_empty
-	assert_stderr_line "qfd: $MNT: permission denied to set limits for user quotas: run as root (others may only read their own)"
+	assert_error assert_stderr_line "qfd: $MNT: permission denied to set limits for user quotas: run as root (others may only read their own)"
 	assert_eq "$(qfd_limits "$MNT" -u qfdu3)" "$before"
 	# nor may it switch enforcement off
 	touch "$BATS_FILE_TMPDIR/enforcement-off"
@@ -941,9 +920,7 @@ t_read_only() {
 		assert_status 0
 		assert_eq "$(jq -c '[.quotas[] | del(."space-grace", ."files-grace")]' <<<"$output")" "$before_report"
 		run --separate-stderr qfd set "$MNT" $u --bhard 9M
-		assert_status 1
-		assert_stdout_empty
-		assert_stderr_line "qfd: $MNT: read-only filesystem: cannot set limits for user quotas; remount it read-write"
+		assert_error assert_stderr_line "qfd: $MNT: read-only filesystem: cannot set limits for user quotas; remount it read-write"
 		run --separate-stderr qfd state -u -n -r -o TYPE,ACCOUNTING,ENFORCING "$MNT"
 		assert_status 0
 		assert_eq "$output" "user yes yes"
@@ -951,17 +928,11 @@ t_read_only() {
 	*)
 		# ext4 suspends quotas while read-only: one line that says so
 		run --separate-stderr qfd get "$MNT" $u
-		assert_status 1
-		assert_stdout_empty
-		assert_stderr_line "qfd: $MNT: user quotas are not active on this read-only mount ($QFD_FS suspends quotas while read-only)"
+		assert_error assert_stderr_line "qfd: $MNT: user quotas are not active on this read-only mount ($QFD_FS suspends quotas while read-only)"
 		run --separate-stderr qfd set "$MNT" $u --bhard 9M
-		assert_status 1
-		assert_stdout_empty
-		assert_stderr_re "^qfd: $MNT: .*read-only"
+		assert_error assert_stderr_re "^qfd: $MNT: .*read-only"
 		run --separate-stderr qfd report "$MNT"
-		assert_status 1
-		assert_stdout_empty
-		assert_stderr_re "^qfd: $MNT: .*read-only"
+		assert_error assert_stderr_re "^qfd: $MNT: .*read-only"
 		;;
 	esac
 	fs_remount_rw "$FSNAME"
@@ -1127,21 +1098,13 @@ t_quotas_not_enabled() {
 	*) skip "not for $QFD_FS" ;;
 	esac
 	run --separate-stderr qfd get "$m" 5130
-	assert_status 1
-	assert_stdout_empty
-	assert_quotas_off_line "$m"
+	assert_error assert_quotas_off_line "$m"
 	run --separate-stderr qfd report "$m"
-	assert_status 1
-	assert_stdout_empty
-	assert_quotas_off_line "$m"
+	assert_error assert_quotas_off_line "$m"
 	run --separate-stderr qfd on "$m"
-	assert_status 1
-	assert_stdout_empty
-	assert_quotas_off_line "$m"
+	assert_error assert_quotas_off_line "$m"
 	run --separate-stderr qfd set "$m" 5130 --bhard 1M
-	assert_status 1
-	assert_stdout_empty
-	assert_quotas_off_line "$m"
+	assert_error assert_quotas_off_line "$m"
 	run --separate-stderr qfd state "$m"
 	assert_status 1
 	assert_quotas_off_line "$m"
@@ -1177,8 +1140,7 @@ t_accounting_not_enforcing() {
 	assert_eq "$output" "$m: user quotas on"
 	assert_eq "$(qfd_enforcing "$m")" "user=yes group=no project=no"
 	run write_as $u "$m/b" 4096
-	assert_status 1
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "dd said: $output"
+	assert_edquot
 	fs_umount "$name"
 }
 

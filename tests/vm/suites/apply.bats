@@ -10,9 +10,7 @@
 # Run: tests/vm/check tests/vm/suites/apply.bats
 # vm-weight: 100
 
-load ../lib/fs
-
-: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
+load ../lib/qfd
 
 setup_file() {
 	in_vm || skip "not inside the test VM (use tests/vm/check)"
@@ -25,11 +23,6 @@ teardown_file() {
 }
 
 D=$QFD_SCRATCH/doc
-
-# lim MNT FLAG WHO: "space-soft space-hard files-soft files-hard" in bytes
-lim() {
-	"$QFD" get --csv -n -b -o SPACE-SOFT,SPACE-HARD,FILES-SOFT,FILES-HARD "$2" "$1" "$3" | tr , ' '
-}
 
 # doc MNT: user, group and (where there are any) project limits
 doc() {
@@ -53,15 +46,15 @@ apply_twice() {
 	run "$QFD" apply --check --exit-changed "$D/doc.json"
 	[ "$status" -eq 4 ] || { echo "$m: --check: $status $output"; false; }
 	[[ $output == *"$m: "*" would change, "*" unchanged" ]]
-	[ "$(lim "$m" -u qfdu1)" = "0 0 0 5" ] || { echo "$m: --check wrote: $(lim "$m" -u qfdu1)"; false; }
+	[ "$(qfd_limits "$m" -u qfdu1)" = "0 0 0 5" ] || { echo "$m: --check wrote: $(qfd_limits "$m" -u qfdu1)"; false; }
 	run "$QFD" apply --diff --exit-changed "$D/doc.json"
 	[ "$status" -eq 4 ] || { echo "$m: first run: $status $output"; false; }
 	[[ $output == *"changed user qfdu1 (2001) on $m: space-soft none -> 10M, space-hard none -> 20M, files-soft none -> 100, files-hard 5 -> none"* ]] ||
 		{ echo "$output"; false; }
-	[ "$(lim "$m" -u qfdu1)" = "10485760 20971520 100 0" ]
-	[ "$(lim "$m" -u qfdu2)" = "0 0 0 1000" ]
-	[ "$(lim "$m" -g qfdg1)" = "0 41943040 0 0" ]
-	[[ ${2:-} == noprj ]] || [ "$(lim "$m" -p qfdp1)" = "0 31457280 0 0" ]
+	[ "$(qfd_limits "$m" -u qfdu1)" = "10485760 20971520 100 0" ]
+	[ "$(qfd_limits "$m" -u qfdu2)" = "0 0 0 1000" ]
+	[ "$(qfd_limits "$m" -g qfdg1)" = "0 41943040 0 0" ]
+	[[ ${2:-} == noprj ]] || [ "$(qfd_limits "$m" -p qfdp1)" = "0 31457280 0 0" ]
 	[ "$("$QFD" state -n --raw -o SPACE-GRACE,FILES-GRACE -u "$m")" = "3d 2h" ]
 	run "$QFD" apply -J --exit-changed "$D/doc.json"
 	[ "$status" -eq 0 ] || { echo "$m: second run: $status $output"; false; }
@@ -86,8 +79,8 @@ apply_twice() {
 	run "$QFD" apply -J "$D/bad.json"
 	[ "$status" -eq 2 ] || { echo "$status $output"; false; }
 	[[ $output == *"$m: user qfdu3: a soft limit would exceed its hard limit"* ]]
-	[ "$(lim "$m" -u qfdu2)" = "0 0 0 1000" ]
-	[ "$(lim "$m" -u qfdu3)" = "0 5242880 0 0" ]
+	[ "$(qfd_limits "$m" -u qfdu2)" = "0 0 0 1000" ]
+	[ "$(qfd_limits "$m" -u qfdu3)" = "0 5242880 0 0" ]
 	# --raise-only keeps a higher limit (none is the highest) and raises a
 	# lower one; relative values count from the kernel's
 	cat >"$D/raise.json" <<-EOT
@@ -96,11 +89,11 @@ apply_twice() {
 	  { "who": "qfdu2", "files-hard": "+500" } ] } } ] }
 	EOT
 	"$QFD" apply -q --raise-only "$D/raise.json"
-	[ "$(lim "$m" -u qfdu3)" = "0 5242880 0 0" ]
-	[ "$(lim "$m" -u qfdu2)" = "0 0 0 1500" ]
+	[ "$(qfd_limits "$m" -u qfdu3)" = "0 5242880 0 0" ]
+	[ "$(qfd_limits "$m" -u qfdu2)" = "0 0 0 1500" ]
 	"$QFD" set -q "$m" qfdu3 --bhard +3M --ihard 10
 	"$QFD" set -q --raise-only "$m" qfdu3 --bhard -1M --ihard 20
-	[ "$(lim "$m" -u qfdu3)" = "0 8388608 0 20" ]
+	[ "$(qfd_limits "$m" -u qfdu3)" = "0 8388608 0 20" ]
 	run "$QFD" set "$m" qfdu1 --ihard +5 --bhard -1G
 	[ "$status" -eq 2 ] || { echo "$status $output"; false; }
 }
@@ -149,9 +142,9 @@ limits_report() {
 	[ "$status" -eq 0 ] || { echo "$output"; false; }
 	for m in "$e" "$x"; do
 		# what the first run set, and nothing of check mode or the bad run
-		[ "$(lim "$m" -u qfdu1)" = "10485760 20971520 0 0" ] || { echo "$m: $(lim "$m" -u qfdu1)"; false; }
-		[ "$(lim "$m" -u qfdu2)" = "0 0 0 0" ]
-		[ "$(lim "$m" -g qfdg1)" = "0 0 0 300" ]
+		[ "$(qfd_limits "$m" -u qfdu1)" = "10485760 20971520 0 0" ] || { echo "$m: $(qfd_limits "$m" -u qfdu1)"; false; }
+		[ "$(qfd_limits "$m" -u qfdu2)" = "0 0 0 0" ]
+		[ "$(qfd_limits "$m" -g qfdg1)" = "0 0 0 300" ]
 	done
 }
 
@@ -191,10 +184,10 @@ state_of() {
 	[[ $output != *"changed "* ]] || { echo "$output"; false; }
 	[ "$(state_of "$x" -g)" = "$xstate" ]
 	[ "$(state_of "$e" -u)" = "$estate" ]
-	[ "$(lim "$x" -g qfdg1)" = "0 1048576 0 0" ]
-	[ "$(lim "$e" -u qfdu1)" = "0 0 0 0" ]
-	[ "$(lim "$e" -u qfdu2)" = "0 0 0 0" ]
-	[ "$(lim "$e" -u qfdu3)" = "0 0 0 0" ]
+	[ "$(qfd_limits "$x" -g qfdg1)" = "0 1048576 0 0" ]
+	[ "$(qfd_limits "$e" -u qfdu1)" = "0 0 0 0" ]
+	[ "$(qfd_limits "$e" -u qfdu2)" = "0 0 0 0" ]
+	[ "$(qfd_limits "$e" -u qfdu3)" = "0 0 0 0" ]
 	# -J: one item in error, the rest unchanged, nothing changed
 	run --separate-stderr "$QFD" apply -J "$D/erange.json"
 	[ "$status" -eq 1 ]
@@ -204,7 +197,7 @@ state_of() {
 	       (.items[] | select(.result == "error") | .who == "qfdu2" and
 	        (.error | test("put back: nothing was changed$")))' <<<"$output" ||
 		{ echo "$output"; false; }
-	[ "$(lim "$x" -g qfdg1)" = "0 1048576 0 0" ]
+	[ "$(qfd_limits "$x" -g qfdg1)" = "0 1048576 0 0" ]
 	[ "$(state_of "$x" -g)" = "$xstate" ]
 }
 
@@ -227,13 +220,13 @@ state_of() {
 	[ "$status" -eq 143 ] || { echo "status $status: $(cat "$err.msg")"; false; }
 	[ "$(wc -l <"$err.msg")" -eq 1 ] || { cat "$err.msg"; false; }
 	if grep -q 'came after every change was written' "$err.msg"; then
-		[ "$(lim "$x" -u '#100000')" = "1048576 2097152 10 20" ]
-		[ "$(lim "$x" -u '#119999')" = "1048576 2097152 10 20" ]
+		[ "$(qfd_limits "$x" -u '#100000')" = "1048576 2097152 10 20" ]
+		[ "$(qfd_limits "$x" -u '#119999')" = "1048576 2097152 10 20" ]
 	else
 		grep -Eq "^qfd: $f: interrupted by SIGTERM after [0-9]+ of 20000 changes were written; the [0-9]+ changes? written (was|were) put back: nothing was changed\$" "$err.msg" ||
 			{ cat "$err.msg"; false; }
-		[ "$(lim "$x" -u '#100000')" = "1048576 6291456 10 60" ]
-		[ "$(lim "$x" -u '#119999')" = "1048576 6291456 10 60" ]
+		[ "$(qfd_limits "$x" -u '#100000')" = "1048576 6291456 10 60" ]
+		[ "$(qfd_limits "$x" -u '#119999')" = "1048576 6291456 10 60" ]
 		[ "$("$QFD" report -J -b -u "$x" | jq '[.quotas[] | select(.id > 100000 and .id < 119999 and ."space-hard" > 0)] | length')" -eq 0 ]
 	fi
 	awk '{ print "#" $1, "0 0 0 0" }' <(seq 100000 119999) | "$QFD" set -q --batch - "$x"
@@ -384,5 +377,5 @@ dirs_of() {
 	       (.items[] | select(.result == "error") | .dir == "pb2")' <<<"$output" || { echo "$output"; false; }
 	# pb1 was assigned, then put back; the limit after them was never written
 	[ "$("$QFD" project show -J "$x/pb1" | jq -c '.projects[0] | [.id, .inherit]')" = "[0,false]" ]
-	[ "$(lim "$n" -u qfdu1)" = "0 0 0 0" ]
+	[ "$(qfd_limits "$n" -u qfdu1)" = "0 0 0 0" ]
 }

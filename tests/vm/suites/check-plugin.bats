@@ -15,24 +15,12 @@ load ../lib/fs
 
 bats_require_minimum_version 1.5.0
 
-: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
-
 MiB=$((1024 * 1024))
-
-# wr UID FILE BYTES: write as a uid that has no passwd entry
-wr() {
-	setpriv --reuid "$1" --regid "$1" --clear-groups \
-		dd if=/dev/zero of="$2" bs=4096 count=$(($3 / 4096)) conv=fsync status=none
-}
 
 setup_file() {
 	in_vm || skip "not inside the test VM (use tests/vm/check)"
 	fs_teardown
-	fs_ext4 ck-e >/dev/null
-	fs_xfs ck-x -o uquota,gquota >/dev/null
-	fs_ubifs ck-u >/dev/null
-	ubifs_quota_or_drop ck-u
-	suite_mnts
+	fs_ext4_xfs_ubifs ck
 	fs_ext4_noquota ck-n >/dev/null
 	fs_xfs ck-xn -o defaults >/dev/null
 	for m in "${MNTS[@]}"; do
@@ -40,11 +28,11 @@ setup_file() {
 		"$QFD" set -q "$m" 5302 --bhard 8M
 		"$QFD" set -q "$m" 5303 5305 --bsoft 1M --bhard 8M
 		"$QFD" set -q "$m" 5304 --bhard 2M
-		wr 5301 "$m/a" $MiB
-		wr 5302 "$m/b" $((7 * MiB))
-		wr 5303 "$m/c" $((2 * MiB))
-		wr 5304 "$m/d" $((2 * MiB)) || true
-		wr 5305 "$m/e" $((2 * MiB))
+		write_as 5301 "$m/a" $MiB
+		write_as 5302 "$m/b" $((7 * MiB))
+		write_as 5303 "$m/c" $((2 * MiB))
+		write_as 5304 "$m/d" $((2 * MiB)) || true
+		write_as 5305 "$m/e" $((2 * MiB))
 		"$QFD" set -q --grace-time 1s "$m" 5305
 	done
 	# 5305's grace has run out by the first test
@@ -57,13 +45,7 @@ teardown_file() {
 
 # the filesystems with quotas: UBIFS only with the patched module (set
 # again by setup_file once it knows)
-suite_mnts() {
-	MNTS=("$QFD_SCRATCH/ck-e" "$QFD_SCRATCH/ck-x")
-	if ubifs_quota ck-u; then
-		MNTS+=("$QFD_SCRATCH/ck-u")
-	fi
-}
-suite_mnts
+fs_quota_mnts ck
 
 @test "OK, exit 0: an id well under its limits, with exact performance data" {
 	for m in "${MNTS[@]}"; do

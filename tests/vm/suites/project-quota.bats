@@ -14,9 +14,6 @@ load ../lib/fs
 
 bats_require_minimum_version 1.5.0
 
-# tests/vm/check exports QFD, but the VM passes on only QFD_* variables
-: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
-
 setup_file() {
 	in_vm || skip "not inside the test VM (use tests/vm/check)"
 	fs_ext4_xfs

@@ -34,9 +34,7 @@ setup() { qfd_setup_test; }
 	want="qfd: $m: no quotas on tmpfs: this kernel ($(uname -r)) was built without tmpfs quota support (CONFIG_TMPFS_QUOTA, Linux 6.6 or later)"
 	for c in get report state on off sync; do
 		run --separate-stderr qfd "$c" "$m"
-		assert_status 1 || return
-		assert_stdout_empty || return
-		assert_stderr_line "$want" || return
+		assert_error assert_stderr_line "$want" || return
 	done
 	run --separate-stderr qfd set "$m" 5501 --bhard 1M
 	assert_status 1

@@ -40,12 +40,6 @@ tmpfs_mount() {
 		echo "$QFD_SCRATCH/$1"
 }
 
-# edquot: the last run was a write refused by the quota
-edquot() {
-	assert_status 1 || return
-	[[ $output == *"Disk quota exceeded"* ]] || _fail "it said: $output"
-}
-
 setup_file() {
 	qfd_setup_common || return 0
 	fs_teardown
@@ -177,9 +171,7 @@ qfdu3,2003,8388608,12582912,1,200"
 	assert_eq "$output" "qfdu1 7340032 12582912
 qfdg1 0 12582912"
 	run --separate-stderr as_user qfdu1 "$QFD" get "$T" qfdu2
-	assert_status 1
-	assert_stdout_empty
-	assert_stderr_line "qfd: $T: permission denied to read user quotas: run as root (others may only read their own)"
+	assert_error assert_stderr_line "qfd: $T: permission denied to read user quotas: run as root (others may only read their own)"
 	run --separate-stderr as_user qfdu1 "$QFD" set "$T" qfdu1 --bhard 1G
 	assert_status 1
 	assert_stderr_line "qfd: $T: permission denied to set limits for user quotas: run as root (others may only read their own)"
@@ -207,14 +199,14 @@ qfdg1 0 12582912"
 	qfd set -q -g "$T" 6402 --bhard 0
 	write_as 5402 "$T/u5402" $((8 * MiB)) 6402
 	run write_as 5402 "$T/u5402-more" 4096 6402
-	edquot
+	assert_edquot
 	# relative to what she has now
 	run --separate-stderr qfd set "$T" 5402 --bhard +4M
 	assert_status 0
 	assert_eq "$output" "changed user 5402 (5402) on $T: space-hard 8M -> 12M"
 	write_as 5402 "$T/u5402-more" $((4 * MiB)) 6402
 	run write_as 5402 "$T/u5402-last" 4096 6402
-	edquot
+	assert_edquot
 	# 0 is no limit at all, not "back to the default"
 	qfd set -q "$T" 5402 --bhard 0
 	write_as 5402 "$T/u5402-last" $((4 * MiB)) 6402
@@ -253,18 +245,18 @@ qfdg1 0 12582912"
 @test "tmpfs: EDQUOT at a user's hard limits of space and of files" {
 	qfd set -q "$T" 5407 --bhard 1M --ihard 3
 	run write_as 5407 "$T/u5407" $((2 * MiB))
-	edquot
+	assert_edquot
 	assert_eq "$(qfd_q "$T" -u 5407 space files status)" "1048576 1 hard"
 	touch_as 5407 5407 "$T/u5407-2" "$T/u5407-3"
 	run touch_as 5407 5407 "$T/u5407-4"
-	edquot
+	assert_edquot
 	[[ ! -e $T/u5407-4 ]]
 	assert_eq "$(qfd_q "$T" -u 5407 files)" 3
 	# the mount's file default, 100, for a user with no limit of her own
 	# shellcheck disable=SC2016 # expanded by that sh
 	as_ids 5408 5408 sh -c 'for i in $(seq 1 100); do : >"$1/u5408-$i" || exit; done' - "$T"
 	run touch_as 5408 5408 "$T/u5408-101"
-	edquot
+	assert_edquot
 	assert_eq "$(qfd_q "$T" -u 5408 files status)" "100 hard"
 }
 
@@ -273,17 +265,17 @@ qfdg1 0 12582912"
 	write_as 5409 "$T/u5409" $((8 * MiB)) 6409
 	write_as 5410 "$T/u5410" $((4 * MiB)) 6409
 	run write_as 5410 "$T/u5410-more" 4096 6409
-	edquot
+	assert_edquot
 	assert_eq "$(qfd_q "$T" -g 6409 space status)" "$((12 * MiB)) hard"
 	assert_eq "$(qfd_q "$T" -u 5410 space status)" "$((4 * MiB)) ok"
 	# a group limit set, of space and of files
 	qfd set -q -g "$T" 6411 --bhard 1M --ihard 2
 	run write_as 5411 "$T/u5411" $((2 * MiB)) 6411
-	edquot
+	assert_edquot
 	assert_eq "$(qfd_q "$T" -g 6411 space status)" "1048576 hard"
 	touch_as 5411 6411 "$T/u5411-2"
 	run touch_as 5411 6411 "$T/u5411-3"
-	edquot
+	assert_edquot
 }
 
 @test "tmpfs: grace: 7 days past a soft limit, settable, and a soft limit that expired refuses" {
@@ -298,7 +290,7 @@ qfdg1 0 12582912"
 	sleep 2
 	assert_eq "$(qfd_q "$T" -u 5412 status)" expired
 	run write_as 5412 "$T/u5412-more" 4096
-	edquot
+	assert_edquot
 	assert_eq "$(qfd_q "$T" -u 5412 space)" $((2 * MiB))
 }
 
@@ -342,7 +334,7 @@ $m: group quotas off"
 	assert_status 0
 	assert_eq "$output" "$m: user quotas on"
 	run write_as 5413 "$m/b" 4096
-	edquot
+	assert_edquot
 	# idempotent both ways
 	run --separate-stderr qfd on -v -u "$m"
 	assert_eq "$output" "$m: user quotas already on"
@@ -365,9 +357,7 @@ $m: group quotas synced"
 	assert_status 1
 	assert_stderr_line "$want"
 	run --separate-stderr qfd on -g "$m"
-	assert_status 1
-	assert_stdout_empty
-	assert_stderr_line "$want"
+	assert_error assert_stderr_line "$want"
 	run --separate-stderr qfd off -g "$m"
 	assert_status 1
 	assert_stderr_line "$want"
@@ -391,9 +381,7 @@ $m: group quotas synced"
 	# which qfd-tmpfs-stock.bats tells apart from a kernel without
 	want="qfd: $m: quotas are off: tmpfs was mounted without usrquota or grpquota; unmount it and mount it with -o usrquota (a remount cannot add them)"
 	run --separate-stderr qfd get "$m"
-	assert_status 1
-	assert_stdout_empty
-	assert_stderr_line "$want"
+	assert_error assert_stderr_line "$want"
 	run --separate-stderr qfd on "$m"
 	assert_status 1
 	assert_stderr_line "$want"

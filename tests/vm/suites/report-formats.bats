@@ -15,8 +15,6 @@ load ../lib/fs
 
 bats_require_minimum_version 1.5.0
 
-: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
-
 # groupadd refuses such a name; the guest's /etc is a throw-away overlay
 ODD='odd, "quoted" group'
 ODD_GID=3777
@@ -35,8 +33,7 @@ setup_file() {
 		"$QFD" set -q "$m" qfdu2 --bsoft 4M --bhard 8M
 		"$QFD" set -q "$m" qfdu3 --bhard 3M
 		# qfdu1 over its soft limit, in the odd group; qfdu3 at its hard limit
-		setpriv --reuid 2001 --regid "$ODD_GID" --clear-groups \
-			dd if=/dev/zero of="$m/u1" bs=4096 count=384 conv=fsync status=none
+		write_as 2001 "$m/u1" $((384 * 4096)) "$ODD_GID"
 		write_bytes "$m/u2" 4096 qfdu2
 		write_bytes "$m/u3" $((3 * 1024 * 1024)) qfdu3 || true
 	done

@@ -15,8 +15,6 @@ load ../lib/fs
 
 bats_require_minimum_version 1.5.0
 
-: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
-
 # a group name with the two characters the format escapes besides newline
 ODD='pq"\b'
 ODD_GID=3888
@@ -30,11 +28,7 @@ setup_file() {
 	fs_teardown
 	users_create
 	grep -q "^$ODD:" /etc/group || printf '%s:x:%s:\n' "$ODD" "$ODD_GID" >>/etc/group
-	fs_ext4 pm-e >/dev/null
-	fs_xfs pm-x -o uquota,gquota >/dev/null
-	fs_ubifs pm-u >/dev/null
-	ubifs_quota_or_drop pm-u
-	suite_mnts
+	fs_ext4_xfs_ubifs pm
 	fs_ext4_noquota pm-n >/dev/null
 	mkdir -p "$NLMNT"
 	mount -t tmpfs -o size=1m none "$NLMNT"
@@ -45,8 +39,7 @@ setup_file() {
 		# the odd user past its soft limit (grace), qfdu3 at its hard one
 		write_bytes "$m/w" $((2 * 1024 * 1024)) "$QFD_WEIRD_USER"
 		write_bytes "$m/u3" $((1024 * 1024)) qfdu3 || true
-		setpriv --reuid 2001 --regid "$ODD_GID" --clear-groups \
-			dd if=/dev/zero of="$m/g" bs=4096 count=3 conv=fsync status=none
+		write_as 2001 "$m/g" $((3 * 4096)) "$ODD_GID"
 	done
 }
 
@@ -57,15 +50,7 @@ teardown_file() {
 
 # the filesystems with quotas: UBIFS only with the patched module (set
 # again by setup_file once it knows)
-suite_mnts() {
-	MNTS=("$QFD_SCRATCH/pm-e" "$QFD_SCRATCH/pm-x")
-	FSTYPES=(ext4 xfs)
-	if ubifs_quota pm-u; then
-		MNTS+=("$QFD_SCRATCH/pm-u")
-		FSTYPES+=(ubifs)
-	fi
-}
-suite_mnts
+fs_quota_mnts pm
 NOQ=$QFD_SCRATCH/pm-n
 
 # every sample of a family in one block: a name seen again after another

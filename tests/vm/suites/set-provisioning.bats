@@ -10,11 +10,7 @@
 #
 # Run: tests/vm/check tests/vm/suites/set-provisioning.bats
 
-load ../lib/fs
-bats_require_minimum_version 1.5.0
-
-# tests/vm/check exports QFD, but the VM passes on only QFD_* variables
-: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
+load ../lib/qfd
 
 setup_file() {
 	in_vm || skip "not inside the test VM (use tests/vm/check)"
@@ -31,14 +27,10 @@ teardown_file() {
 
 MNTS=("$QFD_SCRATCH/e" "$QFD_SCRATCH/x")
 
-# lim MNT WHO [-u|-g|-p]: "space-soft space-hard files-soft files-hard".
-# From --csv, not -J and jq: under TCG one jq costs more than the qfd run
-# it reads, and this is read well over a hundred times (the JSON of get and
-# state is checked where a test is about it).
-lim() {
-	"$QFD" get --csv -n -b -o SPACE-SOFT,SPACE-HARD,FILES-SOFT,FILES-HARD \
-		${3:-} "$1" "$2" | tr , ' '
-}
+# Limits are read with lib/qfd.bash's qfd_limits (from --csv, not -J and
+# jq: under TCG one jq costs more than the qfd run it reads, and they are
+# read well over a hundred times; the JSON of get and state is checked
+# where a test is about it).
 
 # zero MNT WHO...: no limits for them
 zero() {
@@ -59,15 +51,15 @@ zero() {
 		# sizes the kernel rounds (to a KiB) are compared as it keeps them
 		run "$QFD" set --exit-changed "$m" qfdu1 --bsoft 10485759
 		[ "$status" -eq 0 ] || { echo "$m: rounded size: $status $output"; false; }
-		[ "$(lim "$m" qfdu1)" = "10485760 20971520 100 200" ]
+		[ "$(qfd_limits "$m" -u qfdu1)" = "10485760 20971520 100 200" ]
 		# ext4 keeps KiB, XFS filesystem blocks (4 KiB here): a size that
 		# is neither is unchanged on the second run all the same
 		"$QFD" set -q "$m" qfdu1 --bsoft 1537K
 		run "$QFD" set --exit-changed "$m" qfdu1 --bsoft 1537K
 		[ "$status" -eq 0 ] || { echo "$m: 1537K again: $status $output"; false; }
 		case $m in
-		*/e) [ "$(lim "$m" qfdu1)" = "1573888 20971520 100 200" ] ;;
-		*/x) [ "$(lim "$m" qfdu1)" = "1576960 20971520 100 200" ] ;;
+		*/e) [ "$(qfd_limits "$m" -u qfdu1)" = "1573888 20971520 100 200" ] ;;
+		*/x) [ "$(qfd_limits "$m" -u qfdu1)" = "1576960 20971520 100 200" ] ;;
 		esac
 	done
 }
@@ -87,10 +79,10 @@ zero() {
 		run "$QFD" set --exit-changed --batch "$QFD_SCRATCH/batch/ok.txt" "$m"
 		[ "$status" -eq 4 ] || { echo "$m: $status $output"; false; }
 		[ "${#lines[@]}" -eq 4 ]
-		[ "$(lim "$m" qfdu1)" = "1073741824 2147483648 1000 2000" ]
-		[ "$(lim "$m" qfdu2)" = "524288000 1610612736 10000 20000" ]
-		[ "$(lim "$m" qfdu3)" = "1048576 2097152 7 9" ]
-		[ "$(lim "$m" "$QFD_WEIRD_USER")" = "4096 8192 1 2" ]
+		[ "$(qfd_limits "$m" -u qfdu1)" = "1073741824 2147483648 1000 2000" ]
+		[ "$(qfd_limits "$m" -u qfdu2)" = "524288000 1610612736 10000 20000" ]
+		[ "$(qfd_limits "$m" -u qfdu3)" = "1048576 2097152 7 9" ]
+		[ "$(qfd_limits "$m" -u "$QFD_WEIRD_USER")" = "4096 8192 1 2" ]
 		run "$QFD" set --exit-changed --batch - "$m" <"$QFD_SCRATCH/batch/ok.txt"
 		[ "$status" -eq 0 ] || { echo "$m: re-run: $status $output"; false; }
 		[ "$(grep -c '^unchanged ' <<<"$output")" -eq 4 ]
@@ -110,7 +102,7 @@ bad_batch() {
 	[[ $output == *"nothing was changed"* ]]
 	# the good lines before and after it were not applied either
 	for u in qfdu1 qfdu2 qfdu3; do
-		[ "$(lim "$m" $u)" = "0 0 0 0" ] || { echo "$m: $u was changed"; return 1; }
+		[ "$(qfd_limits "$m" -u $u)" = "0 0 0 0" ] || { echo "$m: $u was changed"; return 1; }
 	done
 }
 
@@ -140,7 +132,7 @@ bad_batch() {
 		run "$QFD" set --batch "$QFD_SCRATCH/batch/over.txt" "$m"
 		[ "$status" -eq 2 ]
 		[[ $output == *"over.txt:2: $m: user qfdu3: a soft limit would exceed its hard limit"* ]]
-		[ "$(lim "$m" qfdu1)" = "0 0 0 0" ]
+		[ "$(qfd_limits "$m" -u qfdu1)" = "0 0 0 0" ]
 	done
 }
 
@@ -152,8 +144,8 @@ bad_batch() {
 		[ "${lines[0]}" = "would change user qfdu1 (2001) on $m: space-hard 0 -> 5M, files-hard 0 -> 50" ]
 		printf 'qfdu1 1M 2M 3 4\n' | "$QFD" set -n --batch - "$m"
 		"$QFD" set -n --grace-space 1d "$m"
-		[ "$(lim "$m" qfdu1)" = "0 0 0 0" ]
-		[ "$(lim "$m" qfdu2)" = "0 0 0 0" ]
+		[ "$(qfd_limits "$m" -u qfdu1)" = "0 0 0 0" ]
+		[ "$(qfd_limits "$m" -u qfdu2)" = "0 0 0 0" ]
 		[ "$("$QFD" state -J -u "$m" | jq '.filesystems[0]["space-grace"]')" -ne 86400 ]
 	done
 }
@@ -164,16 +156,16 @@ bad_batch() {
 		"$QFD" set -q "$m" qfdu1 --bsoft 1540K --bhard 3336K --isoft 17 --ihard 4099
 		run "$QFD" set "$m" qfdu2 --like qfdu1
 		[ "$status" -eq 0 ]
-		[ "$(lim "$m" qfdu2)" = "$(lim "$m" qfdu1)" ]
-		[ "$(lim "$m" qfdu2)" = "1576960 3416064 17 4099" ] ||
-			{ echo "$m: $(lim "$m" qfdu2)"; false; }
+		[ "$(qfd_limits "$m" -u qfdu2)" = "$(qfd_limits "$m" -u qfdu1)" ]
+		[ "$(qfd_limits "$m" -u qfdu2)" = "1576960 3416064 17 4099" ] ||
+			{ echo "$m: $(qfd_limits "$m" -u qfdu2)"; false; }
 		run "$QFD" set --exit-changed "$m" qfdu2 --like qfdu1
 		[ "$status" -eq 0 ]
 		"$QFD" set -q "$m" qfdu3 --like qfdu1 --ihard 5000
-		[ "$(lim "$m" qfdu3)" = "1576960 3416064 17 5000" ]
+		[ "$(qfd_limits "$m" -u qfdu3)" = "1576960 3416064 17 5000" ]
 		# copying "no limits" removes them
 		run "$QFD" set "$m" qfdu3 --like 2999
-		[ "$(lim "$m" qfdu3)" = "0 0 0 0" ]
+		[ "$(qfd_limits "$m" -u qfdu3)" = "0 0 0 0" ]
 	done
 }
 
@@ -257,8 +249,8 @@ space_grace() {
 			wait "$p" || { echo "$m: a setter failed"; false; }
 		done
 		for u in qfdu1 qfdu2; do
-			[ "$(lim "$m" $u)" = "$((n << 20)) $(((100 + n) << 20)) $n $((100 + n))" ] ||
-				{ echo "$m $u: $(lim "$m" $u)"; false; }
+			[ "$(qfd_limits "$m" -u $u)" = "$((n << 20)) $(((100 + n) << 20)) $n $((100 + n))" ] ||
+				{ echo "$m $u: $(qfd_limits "$m" -u $u)"; false; }
 		done
 	done
 }
@@ -268,9 +260,9 @@ space_grace() {
 		run "$QFD" set -q "$m" qfdu1 --bhard 1G
 		[ -z "$output" ]
 		printf 'qfdg1 1M 2M - -\n' | "$QFD" set -g -q --batch - "$m"
-		[ "$(lim "$m" qfdg1 -g)" = "1048576 2097152 0 0" ]
+		[ "$(qfd_limits "$m" -g qfdg1)" = "1048576 2097152 0 0" ]
 		printf 'qfdp2 - 8M - 80\n' | "$QFD" set -p -q --batch - "$m"
-		[ "$(lim "$m" qfdp2 -p)" = "0 8388608 0 80" ]
+		[ "$(qfd_limits "$m" -p qfdp2)" = "0 8388608 0 80" ]
 		run "$QFD" set -p --batch - "$m" <<<"qfdu1 1M 2M - -"
 		[ "$status" -eq 2 ]
 		[[ $output == *"stdin:1: unknown project 'qfdu1'"* ]]
@@ -310,10 +302,10 @@ space_grace() {
 	[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$stderr"; false; }
 	[[ $stderr == "qfd: $f:3: $m: cannot set limits for user quotas: Numerical result out of range (user qfdu3, id 2003); the 2 ids written before it were put back: nothing was changed" ]] ||
 		{ echo "$stderr"; false; }
-	[ "$(lim "$m" qfdu1)" = "0 0 0 0" ]
-	[ "$(lim "$m" qfdu2)" = "0 0 7 9" ]
-	[ "$(lim "$m" qfdu3)" = "0 0 0 0" ]
-	[ "$(lim "$m" "$QFD_WEIRD_USER")" = "0 0 0 0" ]
+	[ "$(qfd_limits "$m" -u qfdu1)" = "0 0 0 0" ]
+	[ "$(qfd_limits "$m" -u qfdu2)" = "0 0 7 9" ]
+	[ "$(qfd_limits "$m" -u qfdu3)" = "0 0 0 0" ]
+	[ "$(qfd_limits "$m" -u "$QFD_WEIRD_USER")" = "0 0 0 0" ]
 
 	# the same for 'set' of several ids: +1E is fine for qfdu1, 8E for qfdu2
 	"$QFD" set -q "$m" qfdu1 --bhard 1M
@@ -323,7 +315,7 @@ space_grace() {
 	[ -z "$output" ]
 	[[ $stderr == "qfd: $m: cannot set limits for user quotas: Numerical result out of range (user qfdu2, id 2002); the 1 id written before it was put back: nothing was changed" ]] ||
 		{ echo "$stderr"; false; }
-	[ "$(lim "$m" qfdu1)" = "0 1048576 0 0" ]
+	[ "$(qfd_limits "$m" -u qfdu1)" = "0 1048576 0 0" ]
 	# (jq reads numbers as doubles: look at qfd's own digits)
 	"$QFD" get -J "$m" qfdu2 | grep -Eq '"space-hard": ?8070450532247928832,'
 	zero "$m" qfdu1 qfdu2
@@ -419,8 +411,8 @@ range_limits() {
 		printf '%s\n' "qfdu1 +1M +1M -10 -" "#2002 - -1M - -" >"$QFD_SCRATCH/batch/rel.txt"
 		run "$QFD" set --exit-changed --batch "$QFD_SCRATCH/batch/rel.txt" "$m"
 		[ "$status" -eq 4 ] || { echo "$m: $status $output"; false; }
-		[ "$(lim "$m" qfdu1)" = "2097152 3145728 40 100" ]
-		[ "$(lim "$m" qfdu2)" = "0 3145728 0 0" ]
+		[ "$(qfd_limits "$m" -u qfdu1)" = "2097152 3145728 40 100" ]
+		[ "$(qfd_limits "$m" -u qfdu2)" = "0 3145728 0 0" ]
 		# qfdu2 has no files limit: '+5' there is refused, and qfdu1's
 		# line before it is not applied either
 		printf '%s\n' "qfdu1 +1M - - -" "qfdu2 - - +5 -" >"$QFD_SCRATCH/batch/rel.txt"
@@ -430,7 +422,7 @@ range_limits() {
 		[[ ${stderr_lines[-1]} == "qfd: $QFD_SCRATCH/batch/rel.txt: nothing was changed" ]]
 		[[ $stderr == *"rel.txt:2: "*"files soft limit: +5: there is no limit to count from; give one"* ]] ||
 			{ echo "$m: $stderr"; false; }
-		[ "$(lim "$m" qfdu1)" = "2097152 3145728 40 100" ]
-		[ "$(lim "$m" qfdu2)" = "0 3145728 0 0" ]
+		[ "$(qfd_limits "$m" -u qfdu1)" = "2097152 3145728 40 100" ]
+		[ "$(qfd_limits "$m" -u qfdu2)" = "0 3145728 0 0" ]
 	done
 }

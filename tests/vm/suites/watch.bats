@@ -15,18 +15,13 @@ load ../lib/fs
 
 bats_require_minimum_version 1.5.0
 
-: "${QFD:=$(cd "$BATS_TEST_DIRNAME/../../.." && pwd)/src/qfd}"
-
 KiB=1024
 
 setup_file() {
 	in_vm || skip "not inside the test VM (use tests/vm/check)"
 	fs_teardown
 	users_create
-	fs_ext4 wa-e >/dev/null
-	fs_xfs wa-x -o uquota,gquota >/dev/null
-	fs_ubifs wa-u >/dev/null
-	ubifs_quota_or_drop wa-u
+	fs_ext4_xfs_ubifs wa
 }
 
 teardown_file() {
