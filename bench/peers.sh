@@ -218,7 +218,8 @@ peers_fetch() {
 # peers_load DIR: REPQUOTA_NEW, SETQUOTA_NEW, XFS_QUOTA_NEW (arrays: the
 # command up to its arguments), and their versions as the programs tell
 # them (REPQUOTA_NEW_V, XFS_QUOTA_NEW_V: "4.11", "7.2.0"); the host's
-# (REPQUOTA_OLD_V, XFS_QUOTA_OLD_V) beside them.
+# (REPQUOTA_OLD_V, XFS_QUOTA_OLD_V) beside them; PEERS_VERSIONS (quota,
+# xfsprogs and libc6 packages) and PEERS_PACKAGES (all of the tree's).
 # shellcheck disable=SC2034 # all of them are for the scripts that source this
 peers_load() {
 	local root=$1/root ld lp
@@ -236,6 +237,8 @@ peers_load() {
 	[[ -n $REPQUOTA_NEW_V && -n $XFS_QUOTA_NEW_V ]] ||
 		{ echo "the peers in $root do not run (repquota -V, xfs_quota -V)" >&2; return 1; }
 	PEERS_PACKAGES=$(paste -s -d ',' "$1/packages" | sed 's/,/, /g')
+	# the three that matter, for the tables' headings
+	PEERS_VERSIONS=$(awk '$1 ~ /^(quota|xfsprogs|libc6)$/ { printf "%s%s %s", sep, $1, $2; sep = ", " }' "$1/packages")
 }
 
 if [[ ${BASH_SOURCE[0]} == "$0" ]]; then
