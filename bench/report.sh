@@ -1,7 +1,11 @@
 #!/bin/bash
 # bench/report.sh: how fast, and in how much memory, "qfd report" lists
 # 100,000 quota entries, next to the classic tools that do the same job:
-# repquota (quota-tools) on ext4 and xfs_quota (xfsprogs) on XFS.
+# repquota (quota-tools) on ext4 and xfs_quota (xfsprogs) on XFS, each in
+# two versions: the host's (Debian 12: 4.06 and 6.1) and the newest,
+# Debian sid's (4.11 and 7.2 when this was written), which bench/peers.sh
+# fetches into the cache and which run through their own dynamic loader
+# in the same VM, on the same mounts, with numeric ids (-n).
 #
 # A benchmark, not a test: it prints numbers and fails only when it could
 # not take them.  Run it from the top of the tree:
@@ -19,7 +23,8 @@
 #      (one 4 KiB file) for USED of those ids;
 #   2. phase 1, the guest's own few users in /etc/passwd (so name lookups
 #      miss): qfd report as a table (-A), JSON (-J) and CSV (--csv), and
-#      repquota -u -v on ext4, xfs_quota -x -c 'report -u -n' on XFS, and
+#      repquota -u -v on ext4 (4.06; and -v -n, 4.06 and 4.11),
+#      xfs_quota -x -c 'report -u -n' on XFS (6.1 and 7.2), and
 #      the floor: bench/floor.c, a bare Q_GETNEXTQUOTA loop through
 #      quotactl_fd that prints seven numbers per id (what every format is
 #      measured against), beside qfd -N -r and --prometheus.
@@ -34,7 +39,9 @@
 #      the peers with names: repquota once (it takes minutes), xfs_quota
 #      for QFD_BENCH_SLOW seconds;
 #   4. a table: median seconds, peak RSS (the largest of the REPS runs),
-#      qfd/peer ratios, and whether qfd stayed under 64 MiB.
+#      qfd/peer ratios (against the case named, and against the newest
+#      peer's numeric report on the same filesystem), each tool's version,
+#      and whether qfd stayed under 64 MiB.
 #
 # Settings (environment; tests/vm/run passes every QFD_* variable on):
 #   QFD_BENCH_IDS=100000       ids with a quota entry on each filesystem
@@ -62,10 +69,19 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ME=bench/report.sh
 # shellcheck source=lib.bash
 . "$TOP/bench/lib.bash"
+# shellcheck source=peers.sh
+. "$TOP/bench/peers.sh"
 
 # The floor loop (bench/floor.c) is built on the host: the guest has the
-# host's compiler too, but under TCG a build costs a minute.
-[[ ${QFD_VM:-} == 1 ]] || cc -O2 -Wall -Werror -o "$TOP/bench/floor" "$TOP/bench/floor.c"
+# host's compiler too, but under TCG a build costs a minute.  The newest
+# peers are fetched on the host too: the guest has no network.
+if [[ ${QFD_VM:-} != 1 ]]; then
+	cc -O2 -Wall -Werror -o "$TOP/bench/floor" "$TOP/bench/floor.c"
+	# shellcheck source=../kernel/lib.bash
+	. "$TOP/kernel/lib.bash"
+	QFD_BENCH_PEERS=$(peers_fetch) || die "cannot fetch the sid peers (bench/peers.sh)"
+	export QFD_BENCH_PEERS
+fi
 # Into the VM (anything the guest reads is under $TOP, which it sees at the
 # same path); there, go on only on its throw-away overlay: the script
 # writes /etc/passwd and makes loop devices.
@@ -88,6 +104,9 @@ for tool in mkfs.ext4 mkfs.xfs setquota repquota xfs_quota strace perl /usr/bin/
 	command -v "$tool" >/dev/null || die "$tool not found"
 done
 
+peers_load "${QFD_BENCH_PEERS:?}" || die "cannot run the sid peers"
+QV=$("$QFD" --version 2>&1 | sed -n '1s/^qfd //p')
+
 W=/scratch/qfd-bench
 mkdir -p "$W"
 EXT4=$W/ext4
@@ -103,7 +122,9 @@ echo "kernel $(uname -r), $(nproc) vCPU, $(awk '/MemTotal/ { printf "%d MiB", $2
 echo "qfd: $QFD ($("$QFD" --version 2>&1 | head -n 1))," \
 	"tree $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?')" \
 	"$(if git -C "$TOP" status --porcelain -- src 2>/dev/null | grep -q .; then echo '(src/ modified)'; fi)"
-echo "peers: $(repquota -V 2>&1 | head -n 1 | sed 's/^repquota: //'); $(xfs_quota -V)"
+echo "peers: $(repquota -V 2>&1 | head -n 1 | sed 's/^repquota: //'); $(xfs_quota -V) (Debian 12, the host's)"
+echo "newest peers: $("${REPQUOTA_NEW[@]}" -V 2>&1 | head -n 1 | sed 's/^repquota: //');" \
+	"$("${XFS_QUOTA_NEW[@]}" -V) (Debian sid: $PEERS_VERSIONS; through their own loader)"
 echo "ids $FIRST..$((FIRST + N - 1)) ($N), $USED with a file, $REPS timed runs per case"
 echo
 
@@ -178,7 +199,19 @@ echo
 # row: on a shared machine the load changes by the minute, and interleaving
 # spreads that over every case alike, which keeps the ratios honest.
 declare -a ORDER=() PHASE=()
-declare -A TOOL FS FMT NAMES ROWS CALLS SECS RSS PEER NOTE CMD STRACE RUNS RSSES
+declare -A TOOL VER FS FMT NAMES ROWS CALLS SECS RSS PEER NOTE CMD STRACE RUNS RSSES
+
+# version TOOL[@VERSION]: the version of a case's tool, as the tool tells
+# it (qfd --version, repquota -V, xfs_quota -V); TOOL@VERSION names it.
+version() {
+	case $1 in
+	*@*) echo "${1#*@}" ;;
+	qfd) echo "$QV" ;;
+	repquota) echo "$REPQUOTA_OLD_V" ;;
+	xfs_quota) echo "$XFS_QUOTA_OLD_V" ;;
+	*) echo - ;;
+	esac
+}
 
 # rows FORMAT: count the data rows on stdin.  JSON rows are counted by
 # their id key, whatever the layout; other formats by lines.
@@ -192,14 +225,15 @@ rows() {
 	fi
 }
 
-# add KEY TOOL FS FORMAT NAMES PEERKEY STRACE -- CMD [ARGS...]
+# add KEY TOOL[@VERSION] FS FORMAT NAMES PEERKEY STRACE -- CMD [ARGS...]
 #   PEERKEY: the case this one is compared with ("-": none).  STRACE=1:
 #   the check run also counts quotactl/quotactl_fd calls.
 add() {
 	local key=$1
 	ORDER+=("$key")
 	PHASE+=("$key")
-	TOOL[$key]=$2 FS[$key]=$3 FMT[$key]=$4 NAMES[$key]=$5 PEER[$key]=$6 STRACE[$key]=$7
+	VER[$key]=$(version "$2")
+	TOOL[$key]=${2%@*} FS[$key]=$3 FMT[$key]=$4 NAMES[$key]=$5 PEER[$key]=$6 STRACE[$key]=$7
 	shift 8
 	CMD[$key]=$(printf '%q ' "$@")
 	ROWS[$key]=- CALLS[$key]='' RUNS[$key]='' RSSES[$key]=''
@@ -260,7 +294,8 @@ phase() {
 once() {
 	local key=$1 limit=$6 e m x
 	ORDER+=("$key")
-	TOOL[$key]=$2 FS[$key]=$3 FMT[$key]=$4 NAMES[$key]=$5 PEER[$key]=- ROWS[$key]=- CALLS[$key]=''
+	VER[$key]=$(version "$2")
+	TOOL[$key]=${2%@*} FS[$key]=$3 FMT[$key]=$4 NAMES[$key]=$5 PEER[$key]=- ROWS[$key]=- CALLS[$key]=''
 	shift 7
 	note "$key: $* (once, at most $limit s)"
 	/usr/bin/time -o "$W/time" -f '%e %M %x' timeout "$limit" "$@" >/dev/null 2>"$W/err.$key" || true
@@ -281,7 +316,8 @@ once() {
 slow() {
 	local key=$1 t0 n e
 	ORDER+=("$key")
-	TOOL[$key]=$2 FS[$key]=$3 FMT[$key]=$4 NAMES[$key]=$5 PEER[$key]=-
+	VER[$key]=$(version "$2")
+	TOOL[$key]=${2%@*} FS[$key]=$3 FMT[$key]=$4 NAMES[$key]=$5 PEER[$key]=-
 	shift 6
 	note "$key: $* (at most $SLOW s)"
 	t0=$EPOCHREALTIME
@@ -311,6 +347,8 @@ FLOOR=$TOP/bench/floor
 [[ -x $FLOOR ]] || die "no $FLOOR (the host side builds it from bench/floor.c)"
 add e.fl floor ext4 raw -n - 1 -- "$FLOOR" "$EXT4"
 add e.rq repquota ext4 table few - 1 -- repquota -u -v "$EXT4_DEV"
+add e.rqn repquota ext4 table -n - 0 -- repquota -u -v -n "$EXT4_DEV"
+add e.rq2n "repquota@$REPQUOTA_NEW_V" ext4 table -n - 1 -- "${REPQUOTA_NEW[@]}" -u -v -n "$EXT4_DEV"
 add e.q qfd ext4 table few e.rq 1 -- "$Q" report -u -A "$EXT4"
 add e.qj qfd ext4 json few e.rq 0 -- "$Q" report -u -J "$EXT4"
 add e.qc qfd ext4 csv few e.rq 0 -- "$Q" report -u --csv "$EXT4"
@@ -318,6 +356,7 @@ add e.qr qfd ext4 raw -N e.fl 0 -- "$Q" report -u -N -r "$EXT4"
 add e.qp qfd ext4 prom few e.qj 0 -- "$Q" report -u --prometheus "$EXT4"
 add x.fl floor xfs raw -n - 1 -- "$FLOOR" "$XFS"
 add x.xqn xfs_quota xfs table -n - 1 -- xfs_quota -x -c 'report -u -n' "$XFS"
+add x.xq2n "xfs_quota@$XFS_QUOTA_NEW_V" xfs table -n - 1 -- "${XFS_QUOTA_NEW[@]}" -x -c 'report -u -n' "$XFS"
 add x.q qfd xfs table few x.xq 1 -- "$Q" report -u -A "$XFS"
 add x.qj qfd xfs json few x.xqn 0 -- "$Q" report -u -J "$XFS"
 add x.qc qfd xfs csv few x.xqn 0 -- "$Q" report -u --csv "$XFS"
@@ -356,14 +395,29 @@ echo "names: few = only the system's own users (lookups miss), 100k = all $N ids
 echo "have a user, -n/-N = no name resolution.  seconds: median of $REPS; RSS:"
 echo "largest of $REPS.  ratios: qfd / the peer case named (> 1: qfd slower"
 echo "or bigger); t/floor: time / the raw Q_GETNEXTQUOTA loop (bench/floor.c) on"
-echo "the same filesystem.  calls: quotactl + quotactl_fd calls (strace), where counted."
+echo "the same filesystem; t/newest: qfd's time / the newest peer's numeric report on"
+echo "the same filesystem (repquota $REPQUOTA_NEW_V -v -n, xfs_quota $XFS_QUOTA_NEW_V report -n;"
+echo "> 1: qfd slower).  calls: quotactl + quotactl_fd calls (strace), where counted."
+echo "versions: qfd $QV (tree $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?'));" \
+	"repquota $REPQUOTA_OLD_V, xfs_quota $XFS_QUOTA_OLD_V (Debian 12);" \
+	"repquota $REPQUOTA_NEW_V, xfs_quota $XFS_QUOTA_NEW_V (Debian sid: $PEERS_VERSIONS)" | fold -s -w 78
 echo
-fmt='%-9s %-4s %-5s %-5s %16s %8s %9s %9s %10s %10s %8s %s\n'
+fmt='%-9s %-6s %-4s %-5s %-5s %16s %8s %9s %9s %10s %10s %8s %8s %s\n'
 # shellcheck disable=SC2059
-printf "$fmt" tool fs fmt names rows calls seconds "RSS KiB" "t qfd/peer" "RSS ratio" "t/floor" "peer"
+printf "$fmt" tool ver fs fmt names rows calls seconds "RSS KiB" "t qfd/peer" "RSS ratio" "t/floor" "t/newest" "peer"
 for k in "${ORDER[@]}"; do
 	p=${PEER[$k]}
-	tr=- mr=- fr=-
+	tr=- mr=- fr=- nr=-
+	# the newest peer's numeric report on the same filesystem (phase 1)
+	case $k in
+	e.*) n=e.rq2n ;;
+	x.*) n=x.xq2n ;;
+	*) n= ;;
+	esac
+	if [[ ${TOOL[$k]} == qfd && -n $n && -n ${SECS[$n]:-} ]]; then
+		nr=$(awk -v a="${SECS[$k]}" -v b="${SECS[$n]}" 'BEGIN {
+			if (b + 0 > 0) printf "%.2f", a / b; else print "-" }')
+	fi
 	f=${k%%.*}.fl
 	if [[ $k != "$f" && -n ${SECS[$f]:-} ]]; then
 		fr=$(awk -v a="${SECS[$k]}" -v b="${SECS[$f]}" 'BEGIN {
@@ -379,13 +433,13 @@ for k in "${ORDER[@]}"; do
 		fi
 	fi
 	# shellcheck disable=SC2059
-	printf "$fmt" "${TOOL[$k]}" "${FS[$k]}" "${FMT[$k]}" "${NAMES[$k]}" "${ROWS[$k]}" \
-		"${CALLS[$k]:--}" "${SECS[$k]}" "${RSS[$k]:--}" "$tr" "$mr" "$fr" \
-		"$([[ $p != - ]] && echo "${TOOL[$p]} ${FMT[$p]} ${NAMES[$p]}")"
+	printf "$fmt" "${TOOL[$k]}" "${VER[$k]}" "${FS[$k]}" "${FMT[$k]}" "${NAMES[$k]}" "${ROWS[$k]}" \
+		"${CALLS[$k]:--}" "${SECS[$k]}" "${RSS[$k]:--}" "$tr" "$mr" "$fr" "$nr" \
+		"$([[ $p != - ]] && echo "${TOOL[$p]} ${VER[$p]} ${FMT[$p]} ${NAMES[$p]}")"
 done
 for k in "${ORDER[@]}"; do
 	if [[ -n ${NOTE[$k]:-} ]]; then
-		echo "${TOOL[$k]} ${FS[$k]} ${NAMES[$k]}: ${NOTE[$k]}"
+		echo "${TOOL[$k]} ${VER[$k]} ${FS[$k]} ${NAMES[$k]}: ${NOTE[$k]}"
 	fi
 done
 

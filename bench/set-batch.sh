@@ -1,7 +1,11 @@
 #!/bin/bash
 # bench/set-batch.sh: how fast, and in how much memory, "qfd set --batch"
 # applies limits for 100,000 ids, next to the classic ways of doing it:
-# setquota -b (quota-tools) on ext4, and xfs_quota "limit" commands on XFS.
+# setquota -b (quota-tools) on ext4, and xfs_quota "limit" commands on XFS,
+# each in two versions: the host's (Debian 12: quota-tools 4.06, xfsprogs
+# 6.1) and the newest, Debian sid's (4.11 and 7.2 when this was written;
+# bench/peers.sh fetches them into the cache and they run through their
+# own dynamic loader in the same VM, on the same mounts).
 #
 # A benchmark, not a test: it prints numbers and fails only when it could
 # not take them.  Run it from the top of the tree:
@@ -14,9 +18,11 @@
 #
 #   1. create: qfd set --batch gives N new ids (numeric, no passwd entries)
 #      their first limits: the kernel allocates N quota entries;
-#   2. REPS rounds of "change every limit of every id": the peer with
-#      values A, then qfd with values B, so that every run really writes
-#      all N entries (each undoes the other's values), on warm entries;
+#   2. REPS rounds of "change every limit of every id": the host's peer
+#      with values A, then qfd with values B, then the newest peer with
+#      values A again (then the floor, below, with values of its own), so
+#      that every run really writes all N entries (each undoes the values
+#      of the run before it), on warm entries;
 #   3. qfd again with values B: nothing to change, the idempotent re-run
 #      that provisioning repeats every time (the peers have no such mode:
 #      they write every entry again);
@@ -39,7 +45,7 @@
 #   - xfs_quota takes one "limit" command per id, either as -c arguments
 #     (as many per process as ARG_MAX allows: xargs splits them) or on
 #     standard input.  The script times both ways on 10,000 ids first and
-#     uses the faster one.
+#     uses the faster one (for each version of xfs_quota).
 #
 # Why qfd gets "#ID" lines: "#ID" is qfd's way to say "a number".  A plain
 # number is also looked up as a name (a user may be called "1234"), and a
@@ -64,10 +70,18 @@ set -euo pipefail
 TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ME=bench/set-batch.sh
 
+# shellcheck source=lib.bash
 . "$TOP/bench/lib.bash"
+# shellcheck source=peers.sh
+. "$TOP/bench/peers.sh"
 if [[ ${QFD_VM:-} != 1 ]]; then
 	# built here: under TCG the guest's compiler takes a minute
 	cc -O2 -Wall -Werror -o "$TOP/bench/set-floor" "$TOP/bench/set-floor.c"
+	# the newest peers, fetched here: the guest has no network
+	# shellcheck source=../kernel/lib.bash
+	. "$TOP/kernel/lib.bash"
+	QFD_BENCH_PEERS=$(peers_fetch) || die "cannot fetch the sid peers (bench/peers.sh)"
+	export QFD_BENCH_PEERS
 fi
 bench_enter "$@"
 
@@ -77,6 +91,14 @@ FIRST=${QFD_BENCH_FIRST_ID:-300000}
 FLOOR=$TOP/bench/set-floor
 # results: lines "FS TOOL STEP SECONDS RSS_KIB"
 bench_setup /scratch/bench-set "$FLOOR" /usr/bin/time setquota xfs_quota mkfs.ext4 mkfs.xfs
+peers_load "${QFD_BENCH_PEERS:?}" || die "cannot run the sid peers"
+SQ_OLD=setquota-$REPQUOTA_OLD_V SQ_NEW=setquota-$REPQUOTA_NEW_V
+XQ_OLD=xfs_quota-$XFS_QUOTA_OLD_V XQ_NEW=xfs_quota-$XFS_QUOTA_NEW_V
+# xfs_quota 7.2 as one command word, for xargs and sh -c below: the loader
+# line in a script (one more exec per xfs_quota process, of which there
+# are a handful per run)
+printf '#!/bin/sh\nexec %s "$@"\n' "$(printf '%q ' "${XFS_QUOTA_NEW[@]}")" >"$W/xfs_quota-new"
+chmod +x "$W/xfs_quota-new"
 
 # ------------------------------------------------------------ input files
 # The same limits in each tool's own syntax.  Values A and B differ in all
@@ -123,32 +145,33 @@ A_VALS="10240000 20480000 100 200"
 B_VALS="20480000 40960000 200 400"
 C_VALS="30720000 61440000 300 600"
 
-# xfs_quota_c MNT CMDFILE: the commands as -c arguments, as many per
-# xfs_quota process as ARG_MAX allows (xargs splits them).  Each is one
-# argument, "-cCOMMAND", so that a split never separates -c from its
-# command.  The argument file is made first, untimed.
+# xfs_quota_c XQ MNT CMDFILE: the commands as -c arguments to XQ (the
+# xfs_quota to run), as many per process as ARG_MAX allows (xargs splits
+# them).  Each is one argument, "-cCOMMAND", so that a split never
+# separates -c from its command.  The argument file is made first, untimed.
 xfs_quota_c() {
-	awk '{ printf "-c%s%c", $0, 0 }' "$2" >"$2.args"
+	awk '{ printf "-c%s%c", $0, 0 }' "$3" >"$3.args"
+	# shellcheck disable=SC2016 # expanded by sh
 	/usr/bin/time -f '%e %M' -o "$W/time" \
-		xargs -0 -s "$(($(getconf ARG_MAX) - 65536))" -a "$2.args" \
-		sh -c 'exec xfs_quota -x "$@" "$0"' "$1" >/dev/null
+		xargs -0 -s "$(($(getconf ARG_MAX) - 65536))" -a "$3.args" \
+		sh -c 'xq=$1 mnt=$2; shift 2; exec "$xq" -x "$@" "$mnt"' sh "$1" "$2" >/dev/null
 }
 
-# xfs_quota_stdin MNT CMDFILE: the commands on standard input
+# xfs_quota_stdin XQ MNT CMDFILE: the commands on standard input
 xfs_quota_stdin() {
-	/usr/bin/time -f '%e %M' -o "$W/time" xfs_quota -x "$1" <"$2" >/dev/null
+	/usr/bin/time -f '%e %M' -o "$W/time" "$1" -x "$2" <"$3" >/dev/null
 }
 
-# Which way is faster for xfs_quota: try both on PROBE ids, untimed in the
-# table.  Returns the name of the function to use.
-xfs_probe() {	# MNT
+# Which way is faster for xfs_quota XQ: try both on PROBE ids, untimed in
+# the table.  Returns the name of the function to use.
+xfs_probe() {	# XQ MNT
 	local probe=$((N < 10000 ? N : 10000)) s c
 	head -n "$probe" "$W/xfs-A.cmds" >"$W/xfs-probe.cmds"
-	xfs_quota_stdin "$1" "$W/xfs-probe.cmds" || die "xfs_quota from stdin failed"
+	xfs_quota_stdin "$1" "$2" "$W/xfs-probe.cmds" || die "$1 from stdin failed"
 	read -r s _ <"$W/time"
-	xfs_quota_c "$1" "$W/xfs-probe.cmds" || die "xfs_quota -c failed"
+	xfs_quota_c "$1" "$2" "$W/xfs-probe.cmds" || die "$1 -c failed"
 	read -r c _ <"$W/time"
-	note "xfs_quota, $probe limits: commands on stdin ${s}s, as -c arguments ${c}s" >&2
+	note "$1, $probe limits: commands on stdin ${s}s, as -c arguments ${c}s" >&2
 	awk -v s="$s" -v c="$c" 'BEGIN { exit !(c < s) }' && echo xfs_quota_c || echo xfs_quota_stdin
 }
 
@@ -161,30 +184,42 @@ record() {
 }
 
 run_fs() {	# TYPE
-	local type=$1 dev mnt peer r xfs_way
+	local type=$1 dev mnt peer r xfs_way xfs_way_new
 	read -r dev mnt < <(fs_make "$type")
 	note "$type on $dev at $mnt"
 	timed "$type" qfd create "$QFD" set -q --batch "$W/qfd-0.txt" "$mnt"
 	check "$type" "$mnt" "$last" "1024000 2048000 10 20"
 	if [[ $type == xfs ]]; then
-		peer=xfs_quota
-		xfs_way=$(xfs_probe "$mnt")
+		peer="$XQ_OLD $XQ_NEW"
+		xfs_way=$(xfs_probe xfs_quota "$mnt")
+		xfs_way_new=$(xfs_probe "$W/xfs_quota-new" "$mnt")
 		# the probe set values A on some ids: back to the created state
 		"$QFD" set -q --batch "$W/qfd-0.txt" "$mnt"
 	else
-		peer=setquota
+		peer="$SQ_OLD $SQ_NEW"
 	fi
 	for ((r = 1; r <= REPS; r++)); do
 		if [[ $type == ext4 ]]; then
-			timed "$type" setquota change setquota -u -b "$dev" <"$W/setquota-A.txt"
+			timed "$type" "$SQ_OLD" change setquota -u -b "$dev" <"$W/setquota-A.txt"
 		else
-			"$xfs_way" "$mnt" "$W/xfs-A.cmds" || die "xfs_quota failed"
-			record "$type" xfs_quota change
+			"$xfs_way" xfs_quota "$mnt" "$W/xfs-A.cmds" || die "xfs_quota failed"
+			record "$type" "$XQ_OLD" change
 		fi
 		check "$type" "$mnt" "$FIRST" "$A_VALS"
 		check "$type" "$mnt" "$last" "$A_VALS"
 		timed "$type" qfd change "$QFD" set -q --batch "$W/qfd-B.txt" "$mnt"
 		check "$type" "$mnt" "$last" "$B_VALS"
+		# the newest peer, back to values A: the same DEVICE argument
+		# and the same input as the host's
+		if [[ $type == ext4 ]]; then
+			timed "$type" "$SQ_NEW" change "${SETQUOTA_NEW[@]}" -u -b "$dev" <"$W/setquota-A.txt"
+		else
+			"$xfs_way_new" "$W/xfs_quota-new" "$mnt" "$W/xfs-A.cmds" ||
+				die "xfs_quota $XFS_QUOTA_NEW_V failed"
+			record "$type" "$XQ_NEW" change
+		fi
+		check "$type" "$mnt" "$FIRST" "$A_VALS"
+		check "$type" "$mnt" "$last" "$A_VALS"
 		# shellcheck disable=SC2086
 		timed "$type" floor change "$FLOOR" "$mnt" "$FIRST" "$N" $F_VALS
 		check "$type" "$mnt" "$last" "$F_VALS"
@@ -194,12 +229,13 @@ run_fs() {	# TYPE
 		timed "$type" qfd-plainid change "$QFD" set -q --batch "$W/qfd-C.txt" "$mnt"
 		check "$type" "$mnt" "$last" "$C_VALS"
 	fi
-	echo "$type $peer" >>"$W/peers"
+	echo "$type $peer" >>"$W/peers"	# FS OLD-PEER NEW-PEER
 	fs_unmake "$type" "$dev"
 }
 
 : >"$W/peers"
 note "qfd: $("$QFD" --version); kernel $(uname -r); $N ids, $REPS rounds"
+note "peers: $SQ_OLD, $XQ_OLD (host), $SQ_NEW, $XQ_NEW (sid: $PEERS_VERSIONS)"
 run_fs ext4
 run_fs xfs
 
@@ -215,12 +251,16 @@ maxrss() {
 }
 echo
 echo "qfd set --batch vs. the peers: $N ids, $(uname -r) under TCG, medians of $REPS rounds"
+echo "qfd $("$QFD" --version 2>&1 | sed -n '1s/^qfd //p') (tree $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?'));" \
+	"peers: $SQ_OLD and $XQ_OLD (Debian 12, the host's), $SQ_NEW and $XQ_NEW" \
+	"(Debian sid: $PEERS_VERSIONS; own loader)" | fold -s -w 78
 printf '%-5s %-16s %-13s %9s %9s %12s %12s %11s\n' FS TOOL STEP SECONDS RSS-MIB "TIME/QFD" "RSS/QFD" "TIME/FLOOR"
-while read -r fs peer; do
+while read -r fs peer peer_new; do
 	qs=$(median "$fs" qfd change 4)
 	qr=$(maxrss "$fs" qfd change)
 	fl=$(median "$fs" floor change 4)
-	for row in "floor change" "qfd create" "qfd change" "$peer change" "qfd rerun" "qfd-plainid change"; do
+	for row in "floor change" "qfd create" "qfd change" "$peer change" "$peer_new change" \
+		"qfd rerun" "qfd-plainid change"; do
 		read -r tool step <<<"$row"
 		s=$(median "$fs" "$tool" "$step" 4)
 		[[ -n $s ]] || continue
