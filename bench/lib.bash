@@ -41,11 +41,16 @@ bench_rss_table() {
 }
 
 # bench_enter ARGS...: on the host, run the script inside the test VM
-# (tests/vm/run), since the host's kernel cannot do quotas; in the VM,
-# refuse to go on unless / is the VM's throw-away overlay.
+# (tests/vm/run), since the host's kernel cannot do quotas, holding one of
+# the machine's test-VM slots as tests/vm/check does (the lock goes with
+# the descriptor through exec); in the VM, refuse to go on unless / is
+# the VM's throw-away overlay.
 bench_enter() {
 	if [[ ${QFD_VM:-} != 1 ]]; then
 		cd "$TOP"
+		# shellcheck source=../tests/vm/lib/slots.bash
+		. tests/vm/lib/slots.bash
+		vm_slots_take 1 "$ME"
 		exec tests/vm/run --timeout "${QFD_BENCH_TIMEOUT:-3600}" -- "$ME" "$@"
 	fi
 	[[ $(findmnt -n -o FSTYPE /) == overlay ]] ||
