@@ -135,18 +135,21 @@ static void plan_timers(const struct qfd_fs *fs, struct qfd_setreq *r,
 	}
 }
 
-/* Compare one limits item with the kernel's entry, as set does. */
-static int plan_limits(const struct qfd_setplan *p, struct qfd_setreq *r)
+/* Compare limits item n with the kernel's entry, as set does. */
+static int plan_limits(const struct qfd_setplan *p, struct qfd_setlist *l,
+		       size_t n)
 {
 	uint64_t final[QFD_NLIMITS];
+	struct qfd_setreq r;
 	struct qfd_dq dq;
 	int rc;
 
-	rc = qfd_setreq_plan(p, r, final, &dq);
+	qfd_setlist_get(l, n, &r);
+	rc = qfd_setreq_plan(p, &r, final, &dq);
 	if (rc)
 		return rc;
-	plan_timers(p->fs, r, final, &dq);
-	return 0;
+	plan_timers(p->fs, &r, final, &dq);
+	return qfd_setlist_put(l, n, &r) ? -ENOMEM : 0;
 }
 
 /* Enforcement and grace periods of one type; limits need accounting. */
@@ -173,7 +176,7 @@ static int plan_type(struct applycmd *a, struct fsplan *fp, int type,
 	tp->grace[0] = wt->grace_asked[0] && wt->grace[0] != tp->st.space_grace;
 	tp->grace[1] = wt->grace_asked[1] && wt->grace[1] != tp->st.files_grace;
 	for (n = 0; n < wt->list.n; n++) {
-		rc = plan_limits(&p, &wt->list.v[n]);
+		rc = plan_limits(&p, &wt->list, n);
 		if (rc < 0) {
 			qfd_kerr(&fp->fs, type, rc, "read");
 			return rc;
@@ -430,8 +433,9 @@ static void report_timers(const struct applycmd *a, const struct qfd_setreq *r,
 }
 
 static void report_limits(struct applycmd *a, struct fsplan *fp, int type,
-			  const struct qfd_setlist *l, struct qfd_setreq *r)
+			  const struct qfd_setlist *l, size_t idx)
 {
+	struct qfd_setreq req, *r = &req;
 	char o[QFD_FMT_LEN], n[QFD_FMT_LEN];
 	/*
 	 * Only -J shows old and new values: two objects and eight values
@@ -439,12 +443,14 @@ static void report_limits(struct applycmd *a, struct fsplan *fp, int type,
 	 */
 	json_object *jo = a->json ? json_object_new_object() : NULL;
 	json_object *jn = a->json ? json_object_new_object() : NULL;
-	bool changed = holds(a, r->mask, r->written == QFD_WRITTEN_YES);
+	bool changed;
 	const char *err = stop_err(a, fp, type, QFD_STEP_LIMITS);
 	const char *sep = ": ";
 	int i;
 
-	if (err && r != fp->t[type].w.failed)
+	qfd_setlist_get(l, idx, r);
+	changed = holds(a, r->mask, r->written == QFD_WRITTEN_YES);
+	if (err && idx != fp->t[type].w.failed_n)
 		err = NULL;
 	if (!err)
 		count(a, fp, changed);
@@ -560,7 +566,7 @@ static void report(struct applycmd *a)
 			if (wt->grace_asked[0] || wt->grace_asked[1])
 				report_grace(a, fp, t, wt);
 			for (n = 0; n < wt->list.n; n++)
-				report_limits(a, fp, t, &wt->list, &wt->list.v[n]);
+				report_limits(a, fp, t, &wt->list, n);
 			if (wt->enforce != QFD_ENF_KEEP)
 				report_enforce(a, fp, t, wt);
 		}

@@ -252,6 +252,12 @@ static bool get_who(struct parser *p, json_object *o, int type, char *who,
 	if (json_object_is_type(o, json_type_int)) {
 		if (!get_uint(p, o, &v, "a name, \"#ID\" or a whole number of at least 0"))
 			return false;
+		/* what qfd_id_parse() makes of "#ID", without a snprintf per item */
+		if (v < UINT32_MAX && len >= QFD_ID_NAME_LEN) {
+			qfd_setreq_id_name((uint32_t)v, who);
+			*id = (uint32_t)v;
+			return true;
+		}
 		snprintf(who, len, "#%llu", (unsigned long long)v);
 	} else if (want_type(p, o, json_type_string,
 			     "a name, \"#ID\" or a whole number of at least 0")) {
@@ -277,13 +283,16 @@ static bool parse_fields(struct parser *p, json_object *o, uint64_t *lim,
 	json_object_object_foreach(o, key, val) {
 		size_t n = enter(p, key, 0);
 
-		for (i = 0; i < QFD_NLIMITS; i++)
+		/* each list only when the one before did not match: fewer strcmp() */
+		bool who = !strcmp(key, "who");
+
+		for (i = who ? QFD_NLIMITS : 0; i < QFD_NLIMITS; i++)
 			if (!strcmp(key, qfd_want_lim_key[i]))
 				break;
-		for (t = 0; t < QFD_NTIMERS; t++)
+		for (t = who || i < QFD_NLIMITS ? QFD_NTIMERS : 0; t < QFD_NTIMERS; t++)
 			if (!strcmp(key, qfd_want_timer_key[t]))
 				break;
-		if (!strcmp(key, "who")) {
+		if (who) {
 			/* read by the caller */
 		} else if (t < QFD_NTIMERS) {
 			if (get_deadline(p, val, &timer[t]))
@@ -319,7 +328,7 @@ static int parse_item(struct parser *p, json_object *o, int type,
 	uint64_t lim[QFD_NLIMITS] = { 0 };
 	int64_t timer[QFD_NTIMERS] = { 0 };
 	unsigned int asked = 0, rel[2] = { 0, 0 };	/* -N, +N */
-	struct qfd_setreq *r;
+	struct qfd_setreq r;
 	json_object *jwho;
 	char who[256];
 	uint32_t id;
@@ -343,15 +352,14 @@ static int parse_item(struct parser *p, json_object *o, int type,
 	leave(p, n);
 	if (!ok)
 		return 0;
-	r = qfd_setlist_add(l, who, id, 0);
-	if (!r)
-		return -ENOMEM;
-	memcpy(r->lim, lim, sizeof(lim));
-	memcpy(r->timer, timer, sizeof(timer));
-	r->asked = (uint8_t)asked;
-	r->down = (uint8_t)rel[0];
-	r->up = (uint8_t)rel[1];
-	return 0;
+	memset(&r, 0, sizeof(r));
+	r.id = id;
+	memcpy(r.lim, lim, sizeof(lim));
+	memcpy(r.timer, timer, sizeof(timer));
+	r.asked = (uint8_t)asked;
+	r.down = (uint8_t)rel[0];
+	r.up = (uint8_t)rel[1];
+	return qfd_setlist_add(l, who, &r);
 }
 
 static int parse_limits(struct parser *p, json_object *o, int type,
