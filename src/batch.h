@@ -91,6 +91,7 @@ struct qfd_setlist {
 	size_t names_len, names_alloc;
 	struct qfd_setvals *vals;	/* the distinct values */
 	uint32_t *refs;			/* per values: the requests that have them */
+	uint32_t *hashes;		/* per values: their hash, kept for the table */
 	size_t nvals, vals_alloc;
 	uint32_t *hash;			/* open addressing: vals index + 1; 0 free */
 	size_t hash_cap;

@@ -31,8 +31,8 @@ static void pack(const struct qfd_setreq *r, struct qfd_setvals *v)
 	v->down = r->down;
 }
 
-/* A 64-bit mix of the values (their size is a multiple of 8 bytes). */
-static uint64_t vals_hash(const struct qfd_setvals *v)
+/* A mix of the values (their size is a multiple of 8 bytes). */
+static uint32_t vals_hash(const struct qfd_setvals *v)
 {
 	const unsigned char *p = (const unsigned char *)v;
 	uint64_t h = 0x9e3779b97f4a7c15ull, w;
@@ -43,7 +43,7 @@ static uint64_t vals_hash(const struct qfd_setvals *v)
 		h = (h ^ w) * 0xff51afd7ed558ccdull;
 		h ^= h >> 32;
 	}
-	return h;
+	return (uint32_t)h;
 }
 
 static bool vals_eq(const struct qfd_setvals *a, const struct qfd_setvals *b)
@@ -54,7 +54,7 @@ static bool vals_eq(const struct qfd_setvals *a, const struct qfd_setvals *b)
 /* Put values idx in the first free slot from their hash on. */
 static void hash_place(struct qfd_setlist *l, uint32_t idx)
 {
-	size_t mask = l->hash_cap - 1, j = vals_hash(&l->vals[idx]) & mask;
+	size_t mask = l->hash_cap - 1, j = l->hashes[idx] & mask;
 
 	while (l->hash[j])
 		j = (j + 1) & mask;
@@ -85,13 +85,13 @@ static void hash_remove(struct qfd_setlist *l, uint32_t idx)
 {
 	size_t mask = l->hash_cap - 1, i, k, home;
 
-	i = vals_hash(&l->vals[idx]) & mask;
+	i = l->hashes[idx] & mask;
 	while (l->hash[i] != idx + 1)
 		i = (i + 1) & mask;
 	for (;;) {
 		l->hash[i] = 0;
 		for (k = (i + 1) & mask; l->hash[k]; k = (k + 1) & mask) {
-			home = vals_hash(&l->vals[l->hash[k] - 1]) & mask;
+			home = l->hashes[l->hash[k] - 1] & mask;
 			/* movable unless its home lies cyclically in (i, k] */
 			if (i <= k ? (home <= i || home > k) : (home <= i && home > k))
 				break;
@@ -103,11 +103,12 @@ static void hash_remove(struct qfd_setlist *l, uint32_t idx)
 	}
 }
 
-/* Append v as the next distinct values, with no request yet. */
-static int vals_append(struct qfd_setlist *l, const struct qfd_setvals *v)
+/* Append v, of hash h, as the next distinct values, with no request yet. */
+static int vals_append(struct qfd_setlist *l, const struct qfd_setvals *v,
+		       uint32_t h)
 {
 	struct qfd_setvals *nv;
-	uint32_t *refs;
+	uint32_t *refs, *hashes;
 	size_t na;
 
 	if (l->nvals == QFD_VALS_MAX)
@@ -122,9 +123,14 @@ static int vals_append(struct qfd_setlist *l, const struct qfd_setvals *v)
 		if (!refs)
 			return -ENOMEM;
 		l->refs = refs;
+		hashes = reallocarray(l->hashes, na, sizeof(*hashes));
+		if (!hashes)
+			return -ENOMEM;
+		l->hashes = hashes;
 		l->vals_alloc = na;
 	}
 	l->refs[l->nvals] = 0;
+	l->hashes[l->nvals] = h;
 	l->vals[l->nvals++] = *v;
 	return 0;
 }
@@ -132,9 +138,10 @@ static int vals_append(struct qfd_setlist *l, const struct qfd_setvals *v)
 /*
  * Whether v is kept already, and where.  last is the index the caller's
  * neighbour used: a list of the same limits finds it without hashing.
+ * Otherwise *h is v's hash, for adding it.
  */
 static bool find(const struct qfd_setlist *l, const struct qfd_setvals *v,
-		 uint32_t last, uint32_t *idx)
+		 uint32_t last, uint32_t *idx, uint32_t *h)
 {
 	size_t mask = l->hash_cap - 1, j;
 	uint32_t k;
@@ -143,10 +150,11 @@ static bool find(const struct qfd_setlist *l, const struct qfd_setvals *v,
 		*idx = last;
 		return true;
 	}
+	*h = vals_hash(v);
 	if (!l->hash_cap)
 		return false;
-	for (j = vals_hash(v) & mask; (k = l->hash[j]); j = (j + 1) & mask) {
-		if (vals_eq(&l->vals[k - 1], v)) {
+	for (j = *h & mask; (k = l->hash[j]); j = (j + 1) & mask) {
+		if (l->hashes[k - 1] == *h && vals_eq(&l->vals[k - 1], v)) {
 			*idx = k - 1;
 			return true;
 		}
@@ -158,11 +166,13 @@ static bool find(const struct qfd_setlist *l, const struct qfd_setvals *v,
 static int intern(struct qfd_setlist *l, const struct qfd_setvals *v,
 		  uint32_t last, uint32_t *idx)
 {
-	if (!find(l, v, last, idx)) {
+	uint32_t h;
+
+	if (!find(l, v, last, idx, &h)) {
 		/* at most half full, so that a miss ends soon */
 		if (2 * (l->nvals + 1) > l->hash_cap && hash_grow(l))
 			return -ENOMEM;
-		if (vals_append(l, v))
+		if (vals_append(l, v, h))
 			return -ENOMEM;
 		*idx = (uint32_t)l->nvals - 1;
 		hash_place(l, *idx);
@@ -310,24 +320,25 @@ void qfd_setlist_get(const struct qfd_setlist *l, size_t n, struct qfd_setreq *r
  * copy of them (the old values are added to the same ones).
  */
 static void rewrite(struct qfd_setlist *l, uint32_t idx,
-		    const struct qfd_setvals *v)
+		    const struct qfd_setvals *v, uint32_t h)
 {
 	hash_remove(l, idx);
 	l->vals[idx] = *v;
+	l->hashes[idx] = h;
 	hash_place(l, idx);
 }
 
 int qfd_setlist_put(struct qfd_setlist *l, size_t n, const struct qfd_setreq *r)
 {
 	uint32_t last = n ? l->v[n - 1].vals & ~QFD_ITEM_WRITTEN : 0;
-	uint32_t old = l->v[n].vals & ~QFD_ITEM_WRITTEN, idx;
+	uint32_t old = l->v[n].vals & ~QFD_ITEM_WRITTEN, idx, h;
 	struct qfd_setvals v;
 
 	pack(r, &v);
 	if (vals_eq(&l->vals[old], &v)) {
 		idx = old;
-	} else if (l->refs[old] == 1 && !find(l, &v, last, &idx)) {
-		rewrite(l, old, &v);
+	} else if (l->refs[old] == 1 && !find(l, &v, last, &idx, &h)) {
+		rewrite(l, old, &v, h);
 		idx = old;
 	} else {
 		if (intern(l, &v, last, &idx))
@@ -346,6 +357,7 @@ void qfd_setlist_free(struct qfd_setlist *l)
 	free(l->names);
 	free(l->vals);
 	free(l->refs);
+	free(l->hashes);
 	free(l->hash);
 	memset(l, 0, sizeof(*l));
 }
