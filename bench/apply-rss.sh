@@ -17,6 +17,8 @@
 #
 #   limits   N items {"who": ID, "space-soft": "1000K", ...}: what a real
 #            document costs, the requests kept for the plan included
+#   distinct the same, but every id with a space hard limit of its own:
+#            the worst case for a plan that keeps equal values once
 #   refused  N items with an unknown key: each is read and refused, none is
 #            kept, so what is left is the reader's own cost
 #
@@ -46,13 +48,15 @@ doc() {
 		{ sep = (NR > 1) ? ",\n" : ""	# (mawk: no ?: among printf arguments)
 		  if (kind == "limits")
 			printf "%s    { \"who\": %s, \"space-soft\": \"1000K\", \"space-hard\": \"2000K\", \"files-soft\": 1000, \"files-hard\": 2000 }", sep, $1
+		  else if (kind == "distinct")
+			printf "%s    { \"who\": %s, \"space-soft\": \"1000K\", \"space-hard\": \"%dK\", \"files-soft\": 1000, \"files-hard\": 2000 }", sep, $1, $1
 		  else
 			printf "%s    { \"who\": %s, \"space-hrad\": \"2000K\" }", sep, $1 }
 		END { printf "\n  ] } } ] }\n" }'
 }
 
 for n in $COUNTS; do
-	for kind in limits refused; do
+	for kind in limits distinct refused; do
 		doc "$n" "$kind" >"$W/doc.json"
 		for ((r = 1; r <= REPS; r++)); do
 			# exit 1 (no quota on /proc) after the plan has begun; 2 when refused

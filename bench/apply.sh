@@ -36,6 +36,10 @@
 #   QFD_BENCH_FIRST_ID=300000   first id
 #   QFD_BENCH_QFD=src/qfd       the qfd binary (a plain -O2 build measures
 #                               qfd, a sanitizer build mostly the sanitizers)
+#   QFD_BENCH_BASE=             another qfd binary (an older build) timed in
+#                               the same rounds, right after QFD, as
+#                               "obatch" and "oapply": before and after
+#                               under the same load
 #   QFD_BENCH_TIMEOUT=3600      VM timeout, seconds (host side only)
 #
 # Needs in the guest (from the host): e2fsprogs, xfsprogs, time
@@ -46,6 +50,8 @@ TOP=$(cd "$(dirname "${BASH_SOURCE[0]}")/.." && pwd)
 ME=bench/apply.sh
 
 . "$TOP/bench/lib.bash"
+# the host's load, which slows the VM's one CPU: said with the results
+[[ ${QFD_VM:-} == 1 ]] || export QFD_BENCH_HOST_LOAD=${QFD_BENCH_HOST_LOAD:-$(cut -d' ' -f1-3 /proc/loadavg)}
 bench_enter "$@"
 
 N=${QFD_BENCH_IDS:-100000}
@@ -53,6 +59,8 @@ REPS=${QFD_BENCH_REPS:-3}
 FIRST=${QFD_BENCH_FIRST_ID:-300000}
 # results: lines "FS TOOL SECONDS RSS_KIB"
 bench_setup /scratch/bench-apply /usr/bin/time mkfs.ext4 mkfs.xfs
+BASE=${QFD_BENCH_BASE:-}
+[[ -z $BASE || -x $BASE ]] || die "QFD_BENCH_BASE: $BASE is not an executable"
 
 # inputs VALUE: $W/batch-VALUE.txt and $W/apply-VALUE.json, for the mount
 # point $MNT, with space limits VALUE KiB / 2*VALUE KiB and inode limits
@@ -91,6 +99,15 @@ check() {
 	done
 }
 
+# round FS BATCH APPLY QFD: four runs, each of which changes every id
+round() {
+	local fs=$1 batch=$2 apply=$3 qfd=$4
+	timed "$fs" "$batch" "$qfd" set -q --batch "$W/batch-1000.txt" "$MNT"
+	timed "$fs" "$apply" "$qfd" apply -q "$W/apply-2000.json"
+	timed "$fs" "$batch" "$qfd" set -q --batch "$W/batch-1000.txt" "$MNT"
+	timed "$fs" "$apply" "$qfd" apply -q "$W/apply-2000.json"
+}
+
 run_fs() {	# TYPE
 	local type=$1 dev r
 	read -r dev MNT < <(fs_make "$type")
@@ -100,10 +117,8 @@ run_fs() {	# TYPE
 	"$QFD" set -q --batch "$W/batch-2000.txt" "$MNT" ||
 		die "$type: the first limits could not be set"
 	for ((r = 1; r <= REPS; r++)); do
-		timed "$type" batch "$QFD" set -q --batch "$W/batch-1000.txt" "$MNT"
-		timed "$type" apply "$QFD" apply -q "$W/apply-2000.json"
-		timed "$type" batch "$QFD" set -q --batch "$W/batch-1000.txt" "$MNT"
-		timed "$type" apply "$QFD" apply -q "$W/apply-2000.json"
+		round "$type" batch apply "$QFD"
+		[[ -z $BASE ]] || round "$type" obatch oapply "$BASE"
 	done
 	check 2000
 	fs_unmake "$type" "$dev"
@@ -114,6 +129,8 @@ run_fs xfs
 
 echo
 echo "qfd apply vs qfd set --batch, $N ids changed per run, $((2 * REPS)) runs each, kernel $(uname -r)"
+echo "host load average at the start: ${QFD_BENCH_HOST_LOAD:-unknown}"
+[[ -z $BASE ]] || echo "obatch, oapply: $BASE"
 awk "$BENCH_AWK_MEDIAN"'
 	{ key = $1 " " $2; t[key, ++n[key]] = $3; r[key, n[key]] = $4
 	  if (!(key in seen)) { seen[key] = 1; order[++k] = key } }
@@ -122,8 +139,10 @@ awk "$BENCH_AWK_MEDIAN"'
 		for (i = 1; i <= k; i++) {
 			key = order[i]; split(key, f, " ")
 			s = median(t, key, n[key]); m = median(r, key, n[key])
-			if (f[2] == "batch") base[f[1]] = s
-			ratio = (base[f[1]] > 0) ? s / base[f[1]] : 0
+			# apply against the batch of the same binary
+			b = (f[2] ~ /^o/) ? "o" : ""
+			if (f[2] ~ /batch$/) base[f[1], b] = s
+			ratio = (base[f[1], b] > 0) ? s / base[f[1], b] : 0
 			printf "%-5s %-6s %9.2f %9d %10.2fx\n", f[1], f[2], s, m, ratio
 		}
 	}' "$RES"

@@ -20,6 +20,8 @@
  *
  *     qfd-profile report [REPORT OPTIONS] PATH    qfd report, as is
  *     qfd-profile set [SET OPTIONS] PATH ...      qfd set, as is
+ *     qfd-profile apply [APPLY OPTIONS] FILE      qfd apply, as is (every
+ *                                                 path of FILE "opens")
  *     qfd-profile floor                           one printf per entry
  *
  * "floor" is bench/floor.c's loop without the system call: the least a
@@ -147,6 +149,26 @@ int qfd_fs_open(const char *path, struct qfd_fs *fs)
 	return fs->target && fs->source && fs->fstype ? 0 : -ENOMEM;
 }
 
+/* apply: each path its own filesystem, as apply refuses one named twice */
+int qfd_fs_open_named(const char *path, const char *name, struct qfd_fs *fs)
+{
+	static dev_t next = 1;
+
+	(void)name;
+	if (qfd_fs_open(path, fs))
+		return -ENOMEM;
+	fs->dev = next++;
+	return 0;
+}
+
+/* apply's project directories: none in a profiled document */
+int qfd_mnt_of_fd(int fd, char **target, char **fstype)
+{
+	(void)fd;
+	*target = *fstype = NULL;
+	return -ENOSYS;
+}
+
 void qfd_fs_close(struct qfd_fs *fs)
 {
 	free(fs->target);
@@ -191,6 +213,26 @@ int qfd_quota_set_grace(struct qfd_fs *fs, int type, const uint64_t *space,
 	return 0;
 }
 
+int qfd_quota_on(struct qfd_fs *fs, int type)
+{
+	(void)fs;
+	(void)type;
+	return 0;
+}
+
+int qfd_quota_off(struct qfd_fs *fs, int type)
+{
+	(void)fs;
+	(void)type;
+	return 0;
+}
+
+int64_t qfd_quota_round_timer(const struct qfd_fs *fs, int64_t t)
+{
+	(void)fs;
+	return t;
+}
+
 uint64_t qfd_quota_limit_unit(const struct qfd_fs *fs)
 {
 	(void)fs;
@@ -211,7 +253,9 @@ void qfd_fs_free_list(struct qfd_fs *fss, size_t nfs)
 
 static const struct qfd_cmd *find_cmd(const char *name)
 {
-	static const struct qfd_cmd *const cmds[] = { &qfd_cmd_report, &qfd_cmd_set };
+	static const struct qfd_cmd *const cmds[] = {
+		&qfd_cmd_report, &qfd_cmd_set, &qfd_cmd_apply,
+	};
 	size_t i;
 
 	for (i = 0; i < ARRAY_SIZE(cmds); i++)
@@ -243,7 +287,7 @@ int main(int argc, char **argv)
 	if (argc >= 2 && !strcmp(argv[1], "floor"))
 		return floor_loop();
 	if (argc < 2 || !find_cmd(argv[1])) {
-		fprintf(stderr, "usage: qfd-profile report|set [OPTIONS] PATH... | floor\n");
+		fprintf(stderr, "usage: qfd-profile report|set|apply [OPTIONS] PATH...|FILE | floor\n");
 		return 2;
 	}
 	rc = find_cmd(argv[1])->run(argc - 1, argv + 1);

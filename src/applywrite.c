@@ -47,7 +47,7 @@ static size_t step_changes(const struct applywrite *aw, size_t i, int t,
 		return tp->enforce;
 	}
 	for (n = 0; n < l->n; n++)
-		c += l->v[n].mask != 0;
+		c += qfd_setlist_mask(l, n) != 0;
 	return c;
 }
 

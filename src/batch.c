@@ -103,51 +103,6 @@ const char *qfd_limit_strerror(int lim, int rc)
 	return "not a count (examples: 0, 1000, 10k, 2.5m)";
 }
 
-struct qfd_setreq *qfd_setlist_add(struct qfd_setlist *l, const char *who,
-				   uint32_t id, uint32_t line)
-{
-	size_t len = strlen(who) + 1;
-	struct qfd_setreq *r;
-
-	if (l->n == l->alloc) {
-		size_t na = l->alloc ? l->alloc * 2 : 64;
-		struct qfd_setreq *v = realloc(l->v, na * sizeof(*v));
-
-		if (!v)
-			return NULL;
-		l->v = v;
-		l->alloc = na;
-	}
-	if (l->names_len + len > l->names_alloc) {
-		size_t na = l->names_alloc ? l->names_alloc * 2 : 1024;
-		char *s;
-
-		while (na < l->names_len + len)
-			na *= 2;
-		s = realloc(l->names, na);
-		if (!s)
-			return NULL;
-		l->names = s;
-		l->names_alloc = na;
-	}
-	/* requests keep offsets, not pointers: the buffer moves as it grows */
-	memcpy(l->names + l->names_len, who, len);
-	r = &l->v[l->n++];
-	memset(r, 0, sizeof(*r));
-	r->who = (uint32_t)l->names_len;
-	r->id = id;
-	r->line = line;
-	l->names_len += len;
-	return r;
-}
-
-void qfd_setlist_free(struct qfd_setlist *l)
-{
-	free(l->v);
-	free(l->names);
-	memset(l, 0, sizeof(*l));
-}
-
 void qfd_setreq_warn(const struct qfd_setlist *l, const struct qfd_setreq *r,
 		     const char *fmt, ...)
 {
@@ -223,7 +178,7 @@ static int parse_line(struct qfd_setlist *l, struct reader *rd, char *line,
 	static const char syntax[] = "WHO BSOFT BHARD ISOFT IHARD";
 	char *f[NFIELDS], msg[256], shown[QFD_SHOWN_LEN];
 	uint64_t v[QFD_NLIMITS];
-	struct qfd_setreq *r;
+	struct qfd_setreq r;
 	unsigned int asked = 0, up = 0, down = 0;
 	uint32_t id;
 	int n, i, rc, dir;
@@ -279,14 +234,14 @@ static int parse_line(struct qfd_setlist *l, struct reader *rd, char *line,
 		bad_line(rd, "too many lines");
 		return 0;
 	}
-	r = qfd_setlist_add(l, f[0], id, (uint32_t)rd->line);
-	if (!r)
-		return -ENOMEM;
-	memcpy(r->lim, v, sizeof(v));
-	r->asked = (uint8_t)asked;
-	r->up = (uint8_t)up;
-	r->down = (uint8_t)down;
-	return 0;
+	memset(&r, 0, sizeof(r));
+	r.id = id;
+	r.line = (uint32_t)rd->line;
+	memcpy(r.lim, v, sizeof(v));
+	r.asked = (uint8_t)asked;
+	r.up = (uint8_t)up;
+	r.down = (uint8_t)down;
+	return qfd_setlist_add(l, f[0], &r);
 }
 
 /*
@@ -336,6 +291,20 @@ static int cmp_byid(const void *a, const void *b)
 }
 
 /*
+ * Ids in ascending order, as a dump and most generated lists have them,
+ * cannot repeat: no copy to sort (8 bytes an id) and no qsort.
+ */
+static bool ascending(const struct qfd_setlist *l)
+{
+	size_t i;
+
+	for (i = 1; i < l->n; i++)
+		if (l->v[i].id <= l->v[i - 1].id)
+			return false;
+	return true;
+}
+
+/*
  * Two requests for one id (a name and its number, or a copy-and-paste
  * slip) leave it unclear which one is meant: refuse rather than let the
  * last win.  rd is NULL for the command line, whose requests have no line.
@@ -343,10 +312,11 @@ static int cmp_byid(const void *a, const void *b)
 static int check_duplicates(struct qfd_setlist *l, struct reader *rd, int type)
 {
 	char wa[QFD_SHOWN_LEN], wb[QFD_SHOWN_LEN];
+	struct qfd_setreq a, b;
 	struct byid *s;
 	size_t i, first, ndup = 0;
 
-	if (l->n < 2)
+	if (l->n < 2 || ascending(l))
 		return 0;
 	s = malloc(l->n * sizeof(*s));
 	if (!s)
@@ -355,24 +325,23 @@ static int check_duplicates(struct qfd_setlist *l, struct reader *rd, int type)
 		s[i] = (struct byid){ l->v[i].id, (uint32_t)i };
 	qsort(s, l->n, sizeof(*s), cmp_byid);
 	for (i = 1, first = 0; i < l->n; i++) {
-		const struct qfd_setreq *a = &l->v[s[first].idx];
-		const struct qfd_setreq *b = &l->v[s[i].idx];
-
-		if (a->id != b->id) {
+		if (s[first].id != s[i].id) {
 			first = i;
 			continue;
 		}
 		ndup++;
-		qfd_shown(qfd_setreq_who(l, b), wb);
+		qfd_setlist_get(l, s[first].idx, &a);
+		qfd_setlist_get(l, s[i].idx, &b);
+		qfd_shown(qfd_setreq_who(l, &b), wb);
 		if (!rd) {
 			warnx("%s '%s' (%u) is named twice (also as '%s'): name each id once",
-			      qfd_type_name(type), wb, b->id,
-			      qfd_shown(qfd_setreq_who(l, a), wa));
+			      qfd_type_name(type), wb, b.id,
+			      qfd_shown(qfd_setreq_who(l, &a), wa));
 			continue;
 		}
-		rd->line = b->line;
+		rd->line = b.line;
 		bad_line(rd, "%s '%s' (%u) is also on line %u", qfd_type_name(type),
-			 wb, b->id, a->line);
+			 wb, b.id, a.line);
 	}
 	free(s);
 	return ndup ? -EEXIST : 0;

@@ -29,6 +29,16 @@ enum {
 /* The two grace timers, in the order of QFD_SET_SPACE_TIMER and _FILES_. */
 enum { QFD_TIMER_SPACE, QFD_TIMER_FILES, QFD_NTIMERS };
 
+/* "#4294967295" and its NUL */
+#define QFD_ID_NAME_LEN	12
+
+/* "#ID" into buf (QFD_ID_NAME_LEN bytes): cheaper than snprintf, per id. */
+void qfd_setreq_id_name(uint32_t id, char *buf);
+
+/*
+ * One request, unpacked: what the plan, the write phase and the messages
+ * work on.  The list keeps it packed (qfd_setlist_get(), _put()).
+ */
 struct qfd_setreq {
 	uint64_t lim[QFD_NLIMITS];	/* wanted: bytes (KiB-rounded), counts */
 	uint64_t old[QFD_NLIMITS];	/* what the kernel had */
@@ -36,18 +46,55 @@ struct qfd_setreq {
 	int64_t old_timer[QFD_NTIMERS];
 	uint32_t id;
 	uint32_t line;			/* in the batch file; 0: command line */
-	uint32_t who;			/* offset of WHO in the list's names */
+	uint32_t who;			/* offset of WHO in the list's names, or QFD_WHO_ID */
 	uint8_t asked;			/* QFD_SET_* fields to set */
 	uint8_t mask;			/* of those, the ones that differ */
 	uint8_t up, down;		/* asked as +N, -N: lim[] holds N */
 	uint8_t written;		/* setwrite.c: QFD_WRITTEN_* */
+	char idwho[QFD_ID_NAME_LEN];	/* "#ID", for QFD_WHO_ID */
 };
 
+/* r->who: WHO was written "#ID", which the id gives back: no name kept */
+#define QFD_WHO_ID	UINT32_MAX
+
+/*
+ * The values of a request (struct qfd_setreq but for id, line, who and
+ * written), kept once for all the requests that have the same: a list of
+ * 100,000 ids usually asks a handful of different limits and finds a
+ * handful in the kernel, so a request is an id and an index, 8 bytes,
+ * where it was 112 and its "#ID" name (issue 31).
+ */
+struct qfd_setvals {
+	uint64_t lim[QFD_NLIMITS];
+	uint64_t old[QFD_NLIMITS];
+	int64_t timer[QFD_NTIMERS];
+	int64_t old_timer[QFD_NTIMERS];
+	uint8_t asked, mask, up, down;
+	uint8_t pad[4];			/* zero: values are compared as bytes */
+};
+
+/* A packed request. */
+struct qfd_setitem {
+	uint32_t id;
+	uint32_t vals;			/* index into l->vals; QFD_ITEM_WRITTEN */
+};
+
+#define QFD_ITEM_WRITTEN	0x80000000u
+#define QFD_VALS_MAX		(QFD_ITEM_WRITTEN - 1)
+
 struct qfd_setlist {
-	struct qfd_setreq *v;
+	struct qfd_setitem *v;
 	size_t n, alloc;
-	char *names;			/* every WHO, NUL-terminated */
+	uint32_t *who;			/* per request, or NULL while every WHO is "#ID" */
+	uint32_t *line;			/* per request, or NULL while none has a line */
+	char *names;			/* every other WHO, NUL-terminated */
 	size_t names_len, names_alloc;
+	struct qfd_setvals *vals;	/* the distinct values */
+	uint32_t *refs;			/* per values: the requests that have them */
+	uint32_t *hashes;		/* per values: their hash, kept for the table */
+	size_t nvals, vals_alloc;
+	uint32_t *hash;			/* open addressing: vals index + 1; 0 free */
+	size_t hash_cap;
 	const char *file;		/* batch file name for messages */
 };
 
@@ -55,12 +102,39 @@ struct qfd_setlist {
 static inline const char *qfd_setreq_who(const struct qfd_setlist *l,
 					 const struct qfd_setreq *r)
 {
-	return l->names + r->who;
+	return r->who == QFD_WHO_ID ? r->idwho : l->names + r->who;
 }
 
-/* Append a request for who (already resolved to id); NULL on ENOMEM. */
-struct qfd_setreq *qfd_setlist_add(struct qfd_setlist *l, const char *who,
-				   uint32_t id, uint32_t line);
+/*
+ * Append r (id, line, wanted values; the rest zero) for who, already
+ * resolved to r->id: 0, or -ENOMEM.
+ */
+int qfd_setlist_add(struct qfd_setlist *l, const char *who,
+		    const struct qfd_setreq *r);
+/* Request n, unpacked into r. */
+void qfd_setlist_get(const struct qfd_setlist *l, size_t n, struct qfd_setreq *r);
+/* Keep r's values and written as request n's (same id): 0, or -ENOMEM. */
+int qfd_setlist_put(struct qfd_setlist *l, size_t n, const struct qfd_setreq *r);
+
+/* Request n's mask, and whether it holds its new values, without unpacking. */
+static inline unsigned int qfd_setlist_mask(const struct qfd_setlist *l, size_t n)
+{
+	return l->vals[l->v[n].vals & ~QFD_ITEM_WRITTEN].mask;
+}
+
+static inline bool qfd_setlist_written(const struct qfd_setlist *l, size_t n)
+{
+	return l->v[n].vals & QFD_ITEM_WRITTEN;
+}
+
+static inline void qfd_setlist_set_written(struct qfd_setlist *l, size_t n,
+					   bool written)
+{
+	if (written)
+		l->v[n].vals |= QFD_ITEM_WRITTEN;
+	else
+		l->v[n].vals &= ~QFD_ITEM_WRITTEN;
+}
 
 /*
  * Read a batch file: parse every line, resolve every WHO and refuse an id

@@ -140,6 +140,14 @@ static void describe(const struct setcmd *s, const struct qfd_setreq *r)
 	putchar('\n');
 }
 
+static void describe_n(const struct setcmd *s, size_t n)
+{
+	struct qfd_setreq r;
+
+	qfd_setlist_get(&s->list, n, &r);
+	describe(s, &r);
+}
+
 /* --bsoft, --bhard, --isoft, --ihard: limit i, maybe +N or -N. */
 static int limit_opt(struct setcmd *s, int i, const char *arg)
 {
@@ -321,7 +329,7 @@ static int resolve(struct setcmd *s, char **who, int nwho)
 		}
 	}
 	for (i = 0; i < nwho; i++) {
-		struct qfd_setreq *r;
+		struct qfd_setreq r;
 
 		rc = qfd_id_parse(s->type, who[i], &id);
 		if (rc) {
@@ -337,13 +345,14 @@ static int resolve(struct setcmd *s, char **who, int nwho)
 			      qfd_type_name(s->type), who[i]);
 			return QFD_EXIT_USAGE;
 		}
-		r = qfd_setlist_add(&s->list, who[i], id, 0);
-		if (!r)
+		memset(&r, 0, sizeof(r));
+		r.id = id;
+		memcpy(r.lim, s->want, sizeof(r.lim));
+		r.asked = (uint8_t)s->want_mask;
+		r.up = (uint8_t)s->want_up;
+		r.down = (uint8_t)s->want_down;
+		if (qfd_setlist_add(&s->list, who[i], &r))
 			qfd_oom();
-		memcpy(r->lim, s->want, sizeof(r->lim));
-		r->asked = (uint8_t)s->want_mask;
-		r->up = (uint8_t)s->want_up;
-		r->down = (uint8_t)s->want_down;
 	}
 	rc = qfd_setlist_check_duplicates(&s->list, s->type);
 	if (rc == -ENOMEM)
@@ -387,20 +396,19 @@ static int apply_like(struct setcmd *s)
 	like[QFD_LIM_FILES_SOFT] = dq.files_soft;
 	like[QFD_LIM_FILES_HARD] = dq.files_hard;
 	for (n = 0; n < s->list.n; n++) {
-		struct qfd_setreq *r = &s->list.v[n];
+		struct qfd_setreq r;
 
+		qfd_setlist_get(&s->list, n, &r);
 		for (i = 0; i < QFD_NLIMITS; i++)
-			if (!(r->asked & (1u << i)))
-				r->lim[i] = like[i];
-		r->asked |= LIMIT_BITS;
+			if (!(r.asked & (1u << i)))
+				r.lim[i] = like[i];
+		r.asked |= LIMIT_BITS;
+		if (qfd_setlist_put(&s->list, n, &r))
+			qfd_oom();
 	}
 	return 0;
 }
 
-/*
- * Plan one request (qfd_setreq_plan()), then its grace time: returns 0,
- * 1 for a bad combination (reported), or a kernel error.
- */
 /*
  * --reset-grace, --grace-time: a grace time runs only over a soft limit
  * (the one in force after this change); elsewhere both kernels clear
@@ -427,16 +435,24 @@ static void plan_timer(const struct setcmd *s, struct qfd_setreq *r,
 	}
 }
 
-static int plan_one(struct setcmd *s, struct qfd_setreq *r)
+/*
+ * Plan request n (qfd_setreq_plan()), then its grace time, and keep it
+ * again: returns 0, 1 for a bad combination (reported), or a kernel error.
+ */
+static int plan_one(struct setcmd *s, size_t n)
 {
 	uint64_t final[QFD_NLIMITS];
+	struct qfd_setreq r;
 	struct qfd_dq dq;
 	int rc;
 
-	rc = qfd_setreq_plan(&s->plan, r, final, &dq);
+	qfd_setlist_get(&s->list, n, &r);
+	rc = qfd_setreq_plan(&s->plan, &r, final, &dq);
 	if (rc)
 		return rc;
-	plan_timer(s, r, final, &dq);
+	plan_timer(s, &r, final, &dq);
+	if (qfd_setlist_put(&s->list, n, &r))
+		qfd_oom();
 	return 0;
 }
 
@@ -506,8 +522,8 @@ static int roll_back(struct setcmd *s, const struct qfd_setwrite *w,
 	}
 	warnx("%s", msg);
 	for (n = 0; !s->quiet && n < s->list.n; n++)
-		if (s->list.v[n].written == QFD_WRITTEN_YES)
-			describe(s, &s->list.v[n]);
+		if (qfd_setlist_written(&s->list, n))
+			describe_n(s, n);
 	if (grace_written && rc && !s->quiet)
 		print_grace(s);
 	if (w->sig) {
@@ -575,7 +591,7 @@ static int plan_all(struct setcmd *s)
 	if (s->like && (err = apply_like(s)))
 		return err;
 	for (n = 0; n < s->list.n; n++) {
-		err = plan_one(s, &s->list.v[n]);
+		err = plan_one(s, n);
 		if (err < 0) {
 			qfd_kerr(&s->fs, s->type, err, "set limits for");
 			return QFD_EXIT_FAILURE;
@@ -605,9 +621,9 @@ static int print_done(struct setcmd *s)
 	if (grace && !s->quiet)
 		print_grace(s);
 	for (n = 0; n < s->list.n; n++) {
-		s->nchanged += s->list.v[n].mask != 0;
+		s->nchanged += qfd_setlist_mask(&s->list, n) != 0;
 		if (!s->quiet)
-			describe(s, &s->list.v[n]);
+			describe_n(s, n);
 	}
 	qfd_sigdefer_end();
 	sig = qfd_sigdefer_pending();

@@ -35,44 +35,81 @@ const char *const qfd_want_timer_key[QFD_NTIMERS] = {
 };
 static const char *const grace_key[QFD_NTIMERS] = { "space", "files" };
 
+/* Past this many levels a place is cut short: the schema has six. */
+#define MAX_LEVELS	16
+
+/* One level of a place: a key, or an index when key is NULL. */
+struct level {
+	const char *key;
+	size_t idx;
+};
+
 struct parser {
 	struct qfd_want *w;
 	struct qfd_jr *jr;
-	char place[256];
+	/*
+	 * Where the parser is, kept as keys and indices and written out only
+	 * for a message: formatting it at every key was a tenth of the time
+	 * of a document of limits.  item: the reader's streamed item, whose
+	 * place (qfd_jr_place()) comes first.
+	 */
+	const struct qfd_jr *item;
+	struct level lv[MAX_LEVELS];
+	size_t depth;
 };
+
+/* "filesystems[0].user.limits[3].space-hard", or "" at the top. */
+static void place(const struct parser *p, char *buf, size_t len)
+{
+	size_t i, n;
+	int w;
+
+	buf[0] = '\0';
+	if (p->item)
+		qfd_jr_place(p->item, buf, len);
+	n = strlen(buf);
+	for (i = 0; i < p->depth && i < MAX_LEVELS && n < len; i++) {
+		if (p->lv[i].key)
+			w = snprintf(buf + n, len - n, "%s%s", n ? "." : "", p->lv[i].key);
+		else
+			w = snprintf(buf + n, len - n, "[%zu]", p->lv[i].idx);
+		n += w > 0 ? (size_t)w : 0;
+	}
+}
 
 static void bad(struct parser *p, const char *fmt, ...)
 	__attribute__((format(printf, 2, 3)));
 
 static void bad(struct parser *p, const char *fmt, ...)
 {
+	char where[256];
 	va_list ap;
 
 	if (p->w->nbad++ >= MAX_REPORTED)
 		return;
+	place(p, where, sizeof(where));
 	fprintf(stderr, "%s: %s: %s: ", program_invocation_short_name,
-		p->w->file, p->place[0] ? p->place : "the document");
+		p->w->file, where[0] ? where : "the document");
 	va_start(ap, fmt);
 	vfprintf(stderr, fmt, ap);
 	va_end(ap);
 	fputc('\n', stderr);
 }
 
-/* Descend into key (or [idx] when key is NULL); returns the old length. */
+/*
+ * Descend into key (or [idx] when key is NULL), which must live until
+ * leave(); returns the old depth.
+ */
 static size_t enter(struct parser *p, const char *key, size_t idx)
 {
-	size_t n = strlen(p->place);
-
-	if (key)
-		snprintf(p->place + n, sizeof(p->place) - n, "%s%s", n ? "." : "", key);
-	else
-		snprintf(p->place + n, sizeof(p->place) - n, "[%zu]", idx);
-	return n;
+	if (p->depth < MAX_LEVELS)
+		p->lv[p->depth] = (struct level){ key, idx };
+	return p->depth++;
 }
 
 static void leave(struct parser *p, size_t n)
 {
-	p->place[n] = '\0';
+	p->depth = n;
 }
 
 static bool want_type(struct parser *p, json_object *o, json_type t,
@@ -215,6 +252,12 @@ static bool get_who(struct parser *p, json_object *o, int type, char *who,
 	if (json_object_is_type(o, json_type_int)) {
 		if (!get_uint(p, o, &v, "a name, \"#ID\" or a whole number of at least 0"))
 			return false;
+		/* what qfd_id_parse() makes of "#ID", without a snprintf per item */
+		if (v < UINT32_MAX && len >= QFD_ID_NAME_LEN) {
+			qfd_setreq_id_name((uint32_t)v, who);
+			*id = (uint32_t)v;
+			return true;
+		}
 		snprintf(who, len, "#%llu", (unsigned long long)v);
 	} else if (want_type(p, o, json_type_string,
 			     "a name, \"#ID\" or a whole number of at least 0")) {
@@ -240,13 +283,16 @@ static bool parse_fields(struct parser *p, json_object *o, uint64_t *lim,
 	json_object_object_foreach(o, key, val) {
 		size_t n = enter(p, key, 0);
 
-		for (i = 0; i < QFD_NLIMITS; i++)
+		/* each list only when the one before did not match: fewer strcmp() */
+		bool who = !strcmp(key, "who");
+
+		for (i = who ? QFD_NLIMITS : 0; i < QFD_NLIMITS; i++)
 			if (!strcmp(key, qfd_want_lim_key[i]))
 				break;
-		for (t = 0; t < QFD_NTIMERS; t++)
+		for (t = who || i < QFD_NLIMITS ? QFD_NTIMERS : 0; t < QFD_NTIMERS; t++)
 			if (!strcmp(key, qfd_want_timer_key[t]))
 				break;
-		if (!strcmp(key, "who")) {
+		if (who) {
 			/* read by the caller */
 		} else if (t < QFD_NTIMERS) {
 			if (get_deadline(p, val, &timer[t]))
@@ -282,7 +328,7 @@ static int parse_item(struct parser *p, json_object *o, int type,
 	uint64_t lim[QFD_NLIMITS] = { 0 };
 	int64_t timer[QFD_NTIMERS] = { 0 };
 	unsigned int asked = 0, rel[2] = { 0, 0 };	/* -N, +N */
-	struct qfd_setreq *r;
+	struct qfd_setreq r;
 	json_object *jwho;
 	char who[256];
 	uint32_t id;
@@ -306,15 +352,14 @@ static int parse_item(struct parser *p, json_object *o, int type,
 	leave(p, n);
 	if (!ok)
 		return 0;
-	r = qfd_setlist_add(l, who, id, 0);
-	if (!r)
-		return -ENOMEM;
-	memcpy(r->lim, lim, sizeof(lim));
-	memcpy(r->timer, timer, sizeof(timer));
-	r->asked = (uint8_t)asked;
-	r->down = (uint8_t)rel[0];
-	r->up = (uint8_t)rel[1];
-	return 0;
+	memset(&r, 0, sizeof(r));
+	r.id = id;
+	memcpy(r.lim, lim, sizeof(lim));
+	memcpy(r.timer, timer, sizeof(timer));
+	r.asked = (uint8_t)asked;
+	r.down = (uint8_t)rel[0];
+	r.up = (uint8_t)rel[1];
+	return qfd_setlist_add(l, who, &r);
 }
 
 static int parse_limits(struct parser *p, json_object *o, int type,
@@ -602,9 +647,9 @@ static int limits_item(void *ctx, const struct qfd_jr *jr, json_object *o)
 
 	if (fs_reserve(p->w, i + 1))
 		return -ENOMEM;
-	qfd_jr_place(jr, p->place, sizeof(p->place));
+	p->item = jr;
 	rc = parse_item(p, o, type, &p->w->fs[i].t[type].list);
-	p->place[0] = '\0';
+	p->item = NULL;
 	return rc;
 }
 

@@ -19,7 +19,8 @@
  *  3. Data and formats: units.c (every size, count and duration, parsed
  *     and printed), output.c (tables and -o/-J/-r/--csv), rows.c (the
  *     quota columns), prom.c (metrics), batch.c (set's requests and
- *     batch files), desired.c and jsonread.c (apply's document).
+ *     batch files), setlist.c (set's and apply's requests, packed),
+ *     desired.c and jsonread.c (apply's document).
  *  4. Write phases, all or nothing: setwrite.c (limits planned against
  *     the kernel's entries, for set and apply, then written or put
  *     back), applywrite.c and applydirs.c (the rest of apply's plan),

@@ -73,18 +73,21 @@ void qfd_setlist_put_back(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 
 	/* newest first: the reverse of the writes */
 	while (n--) {
-		struct qfd_setreq *r = &l->v[n];
+		struct qfd_setreq r;
 
-		if (r->written != QFD_WRITTEN_YES)
+		if (!qfd_setlist_written(l, n))
 			continue;
-		req_dq(r, true, &dq);
-		rc = qfd_quota_set(fs, type, r->id, putback_mask(r), &dq);
+		qfd_setlist_get(l, n, &r);
+		req_dq(&r, true, &dq);
+		rc = qfd_quota_set(fs, type, r.id, putback_mask(&r), &dq);
 		if (!rc) {
-			r->written = QFD_WRITTEN_NO;
+			qfd_setlist_set_written(l, n, false);
 			continue;
 		}
 		w->nkept++;
-		w->kept = r;	/* the lowest index last: the first in the list */
+		/* the lowest index last: the first in the list */
+		w->kept_r = r;
+		w->kept = &w->kept_r;
 		w->kept_err = rc;
 	}
 }
@@ -142,45 +145,56 @@ int qfd_setreq_plan(const struct qfd_setplan *p, struct qfd_setreq *r,
 	return 0;
 }
 
+/* Note the kernel's refusal of request n, and undo what it may have left. */
+static void refused(struct qfd_fs *fs, int type, const struct qfd_setreq *r,
+		    size_t n, int rc, struct qfd_setwrite *w)
+{
+	struct qfd_dq dq;
+
+	w->failed_r = *r;
+	w->failed = &w->failed_r;
+	w->failed_n = n;
+	w->err = rc;
+	/*
+	 * A refusal changes nothing, but an error after the in-memory
+	 * update (EIO, ENOSPC writing the quota file) may leave the new
+	 * values: put them back too, quietly, as the id is reported as
+	 * refused anyway.
+	 */
+	req_dq(r, true, &dq);
+	qfd_quota_set(fs, type, r->id, putback_mask(r), &dq);
+}
+
 int qfd_setlist_write(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 		      struct qfd_setwrite *w)
 {
+	struct qfd_setreq r;
 	struct qfd_dq dq;
 	size_t n, last = 0;
 	int rc;
 
 	memset(w, 0, sizeof(*w));
 	for (n = 0; n < l->n; n++) {
-		l->v[n].written = QFD_WRITTEN_NO;
-		if (l->v[n].mask) {
+		qfd_setlist_set_written(l, n, false);
+		if (qfd_setlist_mask(l, n)) {
 			w->nmasked++;
 			last = n;
 		}
 	}
 	for (n = 0; n < l->n; n++) {
-		struct qfd_setreq *r = &l->v[n];
-
-		if (!r->mask)
+		if (!qfd_setlist_mask(l, n))
 			continue;
 		w->sig = qfd_sigdefer_pending();
 		if (w->sig)
 			break;
-		req_dq(r, false, &dq);
-		rc = qfd_quota_set(fs, type, r->id, r->mask, &dq);
+		qfd_setlist_get(l, n, &r);
+		req_dq(&r, false, &dq);
+		rc = qfd_quota_set(fs, type, r.id, r.mask, &dq);
 		if (rc) {
-			w->failed = r;
-			w->err = rc;
-			/*
-			 * A refusal changes nothing, but an error after the
-			 * in-memory update (EIO, ENOSPC writing the quota
-			 * file) may leave the new values: put them back too,
-			 * quietly, as the id is reported as refused anyway.
-			 */
-			req_dq(r, true, &dq);
-			qfd_quota_set(fs, type, r->id, putback_mask(r), &dq);
+			refused(fs, type, &r, n, rc, w);
 			break;
 		}
-		r->written = QFD_WRITTEN_YES;
+		qfd_setlist_set_written(l, n, true);
 		w->nwritten++;
 		/* a signal during the last write still stops the whole run */
 		if (n == last)

@@ -44,15 +44,21 @@ enum {
 	QFD_WRITTEN_YES,	/* holds its new values */
 };
 
+/*
+ * failed and kept point into the struct itself (copies of the requests,
+ * which the list keeps packed): it is not to be copied.
+ */
 struct qfd_setwrite {
 	size_t nmasked;		/* requests that had something to write */
 	size_t nwritten;	/* written before the stop (all when none) */
 	const struct qfd_setreq *failed;	/* the one the kernel refused */
+	size_t failed_n;	/* its index in the list */
 	int err;		/* its error */
 	int sig;		/* the deferred signal that stopped the run */
 	size_t nkept;		/* of nwritten, those a put-back failed for */
 	const struct qfd_setreq *kept;	/* the first of them */
 	int kept_err;		/* its error */
+	struct qfd_setreq failed_r, kept_r;
 };
 
 /*
@@ -61,14 +67,14 @@ struct qfd_setwrite {
  * those signals was noted before the last write returned, put back the old
  * values of the requests written (same mask), newest first.  Returns 0
  * when everything was written, else -1 with w saying what happened;
- * r->written tells which requests hold their new values.
+ * qfd_setlist_written() tells which requests hold their new values.
  */
 int qfd_setlist_write(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 		      struct qfd_setwrite *w);
 
 /*
  * Put back the old values of every request of l that holds its new ones
- * (r->written), newest first, after the list was written whole but a
+ * (qfd_setlist_written()), newest first, after the list was written whole but a
  * later step of the same run failed ('qfd apply').  w->nkept, w->kept and
  * w->kept_err count and name the ones that could not be put back.
  */
