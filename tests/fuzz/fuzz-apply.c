@@ -192,10 +192,14 @@ static void check_want(const struct qfd_want *w, bool override)
 
 			if (!wt->present && (wt->list.n || wt->enforce != QFD_ENF_KEEP))
 				abort();
-			for (n = 0; n < wt->list.n; n++)
-				if (wt->list.v[n].asked & ~0xfu ||
-				    !*qfd_setreq_who(&wt->list, &wt->list.v[n]))
+			for (n = 0; n < wt->list.n; n++) {
+				struct qfd_setreq r;
+
+				qfd_setlist_get(&wt->list, n, &r);
+				if (r.asked & ~0xfu ||
+				    !*qfd_setreq_who(&wt->list, &r))
 					abort();
+			}
 		}
 	}
 	if (!w->nfs || (override && strcmp(w->fs[0].path, "/override")))

@@ -45,8 +45,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	if (!rc && has_nul(data, size))
 		abort();	/* a line was cut at a NUL, or skipped */
 	for (i = 0; i < l.n; i++) {
-		const struct qfd_setreq *r = &l.v[i];
+		struct qfd_setreq req, *r = &req;
 
+		qfd_setlist_get(&l, i, r);
 		if (!r->line || r->asked & ~0xfu || r->id == UINT32_MAX)
 			abort();
 		if (!*qfd_setreq_who(&l, r))
