@@ -14,7 +14,7 @@
 
 static int n, failed;
 
-static void ok(int cond, const char *what)
+static void cond_is(int cond, const char *what)
 {
 	n++;
 	if (!cond)
@@ -62,17 +62,17 @@ static void test_numeric(void)
 		snprintf(who, sizeof(who), "#%u", r.id);
 		all = all && !qfd_setlist_add(&l, who, &r);
 	}
-	ok(all && l.n == 10000, "add 10,000 requests");
+	cond_is(all && l.n == 10000, "add 10,000 requests");
 	for (i = 0; i < l.n; i++) {
 		make(i, &r);
 		qfd_setlist_get(&l, i, &g);
 		snprintf(who, sizeof(who), "#%u", r.id);
 		all = all && same(&r, &g) && !strcmp(qfd_setreq_who(&l, &g), who);
 	}
-	ok(all, "every request comes back with its values and \"#ID\"");
-	ok(!l.who && !l.line, "no names and no lines kept for \"#ID\" requests");
+	cond_is(all, "every request comes back with its values and \"#ID\"");
+	cond_is(!l.who && !l.line, "no names and no lines kept for \"#ID\" requests");
 	/* 2 limits x timer or none, plus one per id with its own timer */
-	ok(l.nvals <= 2 + 10000 / 11 + 1, "equal values kept once");
+	cond_is(l.nvals <= 2 + 10000 / 11 + 1, "equal values kept once");
 	qfd_setlist_free(&l);
 }
 
@@ -97,7 +97,7 @@ static void test_names(void)
 		all = all && g.id == id[i] && !strcmp(qfd_setreq_who(&l, &g), who[i]) &&
 		      g.line == (i == 2 ? 0 : i + 10);
 	}
-	ok(all, "names, \"#05\", the largest id and line numbers come back");
+	cond_is(all, "names, \"#05\", the largest id and line numbers come back");
 	qfd_setlist_free(&l);
 }
 
@@ -132,7 +132,7 @@ static void test_put(void)
 		all = all && same(&r, &g) && qfd_setlist_mask(&l, i) == r.mask &&
 		      qfd_setlist_written(&l, i) == (i % 3 == 0);
 	}
-	ok(all, "planned values, masks and written come back");
+	cond_is(all, "planned values, masks and written come back");
 	qfd_setlist_free(&l);
 }
 
@@ -166,21 +166,21 @@ static void test_distinct(void)
 			g.lim[QFD_LIM_SPACE_HARD] = 1024 * 3;
 		all = all && !qfd_setlist_put(&l, i, &g);
 	}
-	ok(all && l.nvals <= nread + 1, "a plan of distinct values adds none to them");
+	cond_is(all && l.nvals <= nread + 1, "a plan of distinct values adds none to them");
 	for (i = 0; i < l.n; i++) {
 		qfd_setlist_get(&l, i, &g);
 		all = all && g.id == i && g.mask == 2 &&
 		      g.old[QFD_LIM_SPACE_HARD] == (i % 3 ? 7 * (uint64_t)i : 0) &&
 		      g.lim[QFD_LIM_SPACE_HARD] == 1024 * (i % 3 == 0 && i ? 3 : (uint64_t)i + 1);
 	}
-	ok(all, "each request keeps its own planned values");
+	cond_is(all, "each request keeps its own planned values");
 	/* every value is still found: adding it again adds nothing */
 	nread = l.nvals;
 	for (i = 0; i < 5000; i += 7) {
 		qfd_setlist_get(&l, i, &g);
 		all = all && !qfd_setlist_add(&l, "#y", &g);
 	}
-	ok(all && l.nvals == nread, "rewritten values are found again");
+	cond_is(all && l.nvals == nread, "rewritten values are found again");
 	qfd_setlist_free(&l);
 }
 
