@@ -1507,6 +1507,16 @@ for i in sorted(w, key=int):
 	check_report
 }
 
+# mount_logged OPTS: mount the suite's UBIFS with OPTS, and put what the
+# kernel logged meanwhile into log (and on the test's output)
+mount_logged() {
+	local mark
+	mark=$(log_mark)
+	fs_mount uq "$1"
+	log=$(new_log_lines "$mark")
+	echo "$log"
+}
+
 # limits_of MNT TYPE: "ID BHARD BSOFT IHARD ISOFT" of every id with limits
 limits_of() {
 	uq q list "$1" "$2" | "$PYTHON" -c '
@@ -1527,7 +1537,7 @@ for i, e in sorted(json.load(sys.stdin).items(), key=lambda kv: int(kv[0])):
 @test "quota_repair rebuilds a torn quota tree with every limit that can be read, and a failed repair changes nothing" {
 	need_qfail
 	local ko=$QFD_UBIFS_QFAIL_KO par=/sys/module/ubifs_qfail/parameters
-	local n log lost=16777217 far=83886080 users groups
+	local log lost=16777217 far=83886080 users groups
 	quota_fs
 	uq q set "$MNT" u 2001 1048576 2097152 10 20
 	uq q set "$MNT" u 2002 3145728 4194304 30 40
@@ -1555,28 +1565,19 @@ for i, e in sorted(json.load(sys.stdin).items(), key=lambda kv: int(kv[0])):
 	[[ $output == *EUCLEAN* ]]
 	fs_umount uq
 	# Without quota_repair: no quota, and the message says what helps
-	n=$(log_mark)
-	fs_mount uq "$MOUNT_OPTS"
-	log=$(new_log_lines "$n")
-	echo "$log"
+	mount_logged "$MOUNT_OPTS"
 	grep -E 'UBIFS warning .*quota disabled: user quota file \(inode 2\) cannot be listed \(the quota_repair mount option rebuilds it from what can be read\), error -117;' <<<"$log"
 	quota_is_off
 	fs_umount uq
 	# A repair whose writes all fail: quota off, the old file untouched
 	echo 1 >"$par/fail"
-	n=$(log_mark)
-	fs_mount uq "$MOUNT_OPTS,quota_repair"
+	mount_logged "$MOUNT_OPTS,quota_repair"
 	echo 0 >"$par/fail"
-	log=$(new_log_lines "$n")
-	echo "$log"
 	grep -E 'UBIFS warning .*quota disabled: user quota file \(inode 2\) cannot be rebuilt, error -5;' <<<"$log"
 	quota_is_off
 	fs_umount uq
 	# The repair
-	n=$(log_mark)
-	fs_mount uq "$MOUNT_OPTS,quota_repair"
-	log=$(new_log_lines "$n")
-	echo "$log"
+	mount_logged "$MOUNT_OPTS,quota_repair"
 	grep -E 'UBIFS warning .*user quota file \(inode 2\) cannot be listed, error -117: rebuilt with the limits of 3 ids that could be read; 1 references could not be followed' <<<"$log"
 	[ "$(grep -cE 'UBIFS (error|warning)' <<<"$log")" -eq 1 ]
 	[ "$(qfd_state)" = "user yes yes group yes yes" ]
@@ -1595,9 +1596,7 @@ for i, e in sorted(json.load(sys.stdin).items(), key=lambda kv: int(kv[0])):
 	check_report
 	# The rebuilt file is sound: the next mount neither repairs nor warns
 	fs_umount uq
-	n=$(log_mark)
-	fs_mount uq "$MOUNT_OPTS"
-	log=$(new_log_lines "$n")
+	mount_logged "$MOUNT_OPTS"
 	[ "$(grep -cE 'UBIFS (error|warning)' <<<"$log")" -eq 0 ]
 	[ "$(limits_of "$MNT" u)" = "$users" ]
 	uq q set "$MNT" u "$lost" 1048576 1048576 0 0
@@ -1653,9 +1652,7 @@ for i, e in sorted(json.load(sys.stdin).items(), key=lambda kv: int(kv[0])):
 		fi
 		grep -E 'UBIFS (warning|error).*(rebuilt|quota|Power cut)' <<<"$log" | cut -c1-200 || true
 		fs_umount uq || true
-		n=$(log_mark)
-		fs_mount uq "$MOUNT_OPTS,quota_repair"
-		log=$(new_log_lines "$n")
+		mount_logged "$MOUNT_OPTS,quota_repair" >/dev/null
 		if grep -q "rebuilt with the limits" <<<"$log"; then
 			again=$((again + 1))
 		fi
