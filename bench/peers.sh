@@ -95,8 +95,9 @@ peers_update() {
 	) 8>"$PEERS_APT_DIR/.update.lock"
 }
 
-# peers_closure PKG...: PKG and the lib* packages it depends on,
-# recursively, one per line
+# peers_closure PKG...: PKG and the library packages it depends on (lib*,
+# and zlib1g, the one library package named otherwise that the programs
+# here load), recursively, one per line
 peers_closure() {
 	local -A seen=()
 	local -a todo=("$@") next
@@ -110,7 +111,7 @@ peers_closure() {
 			[[ -n ${seen[$p]:-} ]] || { seen[$p]=1; next+=("$p"); }
 		done < <(apt-cache "${PEERS_APT[@]}" depends --no-recommends --no-suggests \
 			--no-conflicts --no-breaks --no-replaces --no-enhances "${todo[@]}" |
-			sed -n 's/^ *|\{0,1\}\(Pre\)\{0,1\}Depends: \(lib[^ <]*\)$/\2/p' | sort -u)
+			sed -n 's/^ *|\{0,1\}\(Pre\)\{0,1\}Depends: \(lib[^ <]*\|zlib1g\)$/\2/p' | sort -u)
 		todo=("${next[@]}")
 	done
 	printf '%s\n' "${!seen[@]}" | sort
@@ -137,13 +138,14 @@ peers_libpath() {
 	printf '%s\n' "$out"
 }
 
-# peers_verify ROOT: every program there, started through the tree's
-# loader, finds every library inside the tree and tells its version
+# peers_verify ROOT PROGRAMS: every program of PROGRAMS (paths under ROOT,
+# separated by spaces), started through the tree's loader, finds every
+# library inside the tree
 peers_verify() {
-	local root=$1 ld lp p out bad
+	local root=$1 programs=$2 ld lp p out bad
 	ld=$(peers_loader "$root") || { echo "no dynamic loader in $root" >&2; return 1; }
 	lp=$(peers_libpath "$root")
-	for p in $PEERS_PROGRAMS; do
+	for p in $programs; do
 		[[ -x $root/$p ]] || { echo "no $p in $root" >&2; return 1; }
 		out=$("$ld" --inhibit-cache --library-path "$lp" --list "$root/$p") ||
 			{ echo "$p: the loader cannot list its libraries: $out" >&2; return 1; }
@@ -153,66 +155,89 @@ peers_verify() {
 	done
 }
 
-# peers_fetch: the directory of the tree for sid's current quota and
-# xfsprogs (made if missing), printed.  Offline, or when sid cannot be
-# reached, the newest tree already made.
-peers_fetch() {
-	local cache top vq vx dir tmp debs pkgs files missing f
+# sid_tree PROGRAMS PKG...: the directory of a tree of sid's current PKG...
+# with the libraries they load (made if missing), printed; each of
+# PROGRAMS (paths under the tree's root) must find all its libraries in
+# the tree.  The tree is named by the packages' versions.  Offline, or
+# when sid cannot be reached, the newest tree already made of the same
+# packages.
+sid_tree() {
+	local programs=$1 cache top dir name v p
+	shift
 	cache=$(qfd_cache) || return 1
 	top=$cache/peers
 	mkdir -p "$top/debs" || return 1
 	peers_apt || return 1
 	peers_update || echo "sid's package lists could not be updated; using what is there" >&2
-	vq=$(apt-cache "${PEERS_APT[@]}" policy quota 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')
-	vx=$(apt-cache "${PEERS_APT[@]}" policy xfsprogs 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')
-	if [[ -z $vq || $vq == "(none)" || -z $vx || $vx == "(none)" ]]; then
-		# no lists: the newest tree kept, if any
-		dir=$(find "$top" -mindepth 2 -maxdepth 2 -name .ok -printf '%h\n' | sort -V | tail -n 1)
-		[[ -n $dir ]] || { echo "no sid package lists and no peers tree in $top" >&2; return 1; }
-		printf '%s\n' "$dir"
-		return 0
-	fi
-	# The key: both programs' package versions (':' of an epoch would
-	# confuse PATH-like lists).
-	dir=$top/quota_${vq//:/_}+xfsprogs_${vx//:/_}
+	# the name: PKG_VERSION for each, joined by '+' (':' of an epoch
+	# would confuse PATH-like lists)
+	name=
+	for p in "$@"; do
+		v=$(apt-cache "${PEERS_APT[@]}" policy "$p" 2>/dev/null | awk '$1 == "Candidate:" { print $2 }')
+		if [[ -z $v || $v == "(none)" ]]; then
+			# no lists: the newest tree kept, if any
+			name=$(printf '%s_*+' "$@")
+			dir=$(find "$top" -mindepth 2 -maxdepth 2 -name .ok -path "$top/${name%+}/.ok" -printf '%h\n' | sort -V | tail -n 1)
+			[[ -n $dir ]] || { echo "no sid package lists and no tree of $* in $top" >&2; return 1; }
+			printf '%s\n' "$dir"
+			return 0
+		fi
+		name+=${name:++}${p}_${v//:/_}
+	done
+	dir=$top/$name
 	if [[ ! -f $dir/.ok ]]; then
 		[[ ${QFD_OFFLINE:-0} != 1 ]] || { echo "QFD_OFFLINE=1 and no $dir" >&2; return 1; }
-		(
-			flock -w 900 8 || exit 1
-			[[ -f $dir/.ok ]] && exit 0
-			set -e
-			mapfile -t pkgs < <(peers_closure quota xfsprogs)
-			echo "peers: fetching ${#pkgs[@]} packages from sid: ${pkgs[*]}" >&2
-			debs=$top/debs
-			# the file names apt gives the candidates; only the
-			# missing ones are downloaded (a new tree for a new
-			# xfsprogs reuses the libraries' .debs)
-			mapfile -t files < <(apt-get "${PEERS_APT[@]}" -q --print-uris \
-				download "${pkgs[@]}" | awk '{ print $2 }')
-			((${#files[@]} == ${#pkgs[@]})) || { echo "apt found ${#files[@]} of ${#pkgs[@]} packages" >&2; exit 1; }
-			missing=()
-			for f in "${files[@]}"; do
-				[[ -f $debs/$f ]] || missing+=("${f%%_*}")
-			done
-			if ((${#missing[@]})); then
-				(cd "$debs" && apt-get "${PEERS_APT[@]}" -q download "${missing[@]}" >&2)
-			fi
-			tmp=$dir.tmp.$$
-			rm -rf "$tmp"
-			mkdir -p "$tmp/root"
-			for f in "${files[@]}"; do
-				[[ -f $debs/$f ]] || { echo "downloaded, but found no $debs/$f" >&2; exit 1; }
-				dpkg-deb -x "$debs/$f" "$tmp/root"
-				dpkg-deb -f "$debs/$f" Package Version | sed 's/^[^:]*: //' |
-					paste -s -d ' ' >>"$tmp/packages"
-			done
-			peers_verify "$tmp/root"
-			touch "$tmp/.ok"
-			rm -rf "$dir"
-			mv "$tmp" "$dir"
-		) 8>"$top/.lock" || { echo "could not make the peers tree $dir" >&2; return 1; }
+		sid_tree_make "$dir" "$programs" "$@" 8>"$top/.lock" ||
+			{ echo "could not make the tree $dir" >&2; return 1; }
 	fi
 	printf '%s\n' "$dir"
+}
+
+# sid_tree_make DIR PROGRAMS PKG...: download (what is not in the cache
+# yet) and unpack PKG... and their libraries into DIR, one writer at a
+# time (the lock is on fd 8).  Every step checks its own failure: set -e
+# would be ignored here, as the caller tests the exit status.
+sid_tree_make() (
+	local dir=$1 programs=$2 debs tmp f
+	local -a pkgs files missing
+	shift 2
+	flock -w 900 8 || exit 1
+	[[ -f $dir/.ok ]] && exit 0
+	mapfile -t pkgs < <(peers_closure "$@")
+	((${#pkgs[@]})) || exit 1
+	echo "peers: fetching ${#pkgs[@]} packages from sid: ${pkgs[*]}" >&2
+	debs=${dir%/*}/debs
+	# the file names apt gives the candidates; only the missing ones are
+	# downloaded (a new tree for a new xfsprogs reuses the libraries')
+	mapfile -t files < <(apt-get "${PEERS_APT[@]}" -q --print-uris \
+		download "${pkgs[@]}" | awk '{ print $2 }')
+	((${#files[@]} == ${#pkgs[@]})) || { echo "apt found ${#files[@]} of ${#pkgs[@]} packages" >&2; exit 1; }
+	missing=()
+	for f in "${files[@]}"; do
+		[[ -f $debs/$f ]] || missing+=("${f%%_*}")
+	done
+	if ((${#missing[@]})); then
+		(cd "$debs" && apt-get "${PEERS_APT[@]}" -q download "${missing[@]}" >&2) || exit 1
+	fi
+	tmp=$dir.tmp.$$
+	# a tree that failed half-way is not left behind (after the mv below
+	# there is nothing at $tmp to remove)
+	trap 'rm -rf "$tmp"' EXIT
+	rm -rf "$tmp" && mkdir -p "$tmp/root" || exit 1
+	for f in "${files[@]}"; do
+		[[ -f $debs/$f ]] || { echo "downloaded, but found no $debs/$f" >&2; exit 1; }
+		dpkg-deb -x "$debs/$f" "$tmp/root" || exit 1
+		dpkg-deb -f "$debs/$f" Package Version | sed 's/^[^:]*: //' |
+			paste -s -d ' ' >>"$tmp/packages" || exit 1
+	done
+	peers_verify "$tmp/root" "$programs" || exit 1
+	touch "$tmp/.ok" && rm -rf "$dir" && mv "$tmp" "$dir"
+)
+
+# peers_fetch: the directory of the tree for sid's current quota and
+# xfsprogs (sid_tree)
+peers_fetch() {
+	sid_tree "$PEERS_PROGRAMS" quota xfsprogs
 }
 
 # peers_load DIR: REPQUOTA_NEW, SETQUOTA_NEW, XFS_QUOTA_NEW (arrays: the

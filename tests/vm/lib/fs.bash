@@ -428,6 +428,25 @@ fs_teardown() {
 
 # ------------------------------------------------------------ peers, kernel
 
+# ubifs_stock_ko: a ubifs.ko for the running kernel without quota support (the
+# unpatched module, from the VM runner's cache), or fail. Debian 13 ships
+# it compressed (ubifs.ko.xz): that one is unpacked to a temporary file.
+ubifs_stock_ko() {
+	local f tmp
+	while read -r f; do
+		[[ $(modinfo -F vermagic "$f" 2>/dev/null) == "$(uname -r) "* ]] || continue
+		if [[ $f == *.xz ]]; then
+			tmp=$(mktemp --suffix=.ko) || return 1
+			xz -dc "$f" >"$tmp" || continue
+			f=$tmp
+		fi
+		grep -q usrquota "$f" && continue
+		echo "$f"
+		return 0
+	done < <(find "${QFD_CACHE:-/var/cache/qfd}" \( -name ubifs.ko -o -name ubifs.ko.xz \) 2>/dev/null)
+	return 1
+}
+
 # peer_usage MNT -u|-g|-p ID: "KIB FILES" of ID as the classic tools see it
 # (repquota for ext4, xfs_quota for XFS; both go through the block device,
 # not through qfd), for checking qfd's numbers against theirs.

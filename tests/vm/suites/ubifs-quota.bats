@@ -1948,28 +1948,9 @@ sys.exit(libc.renameat2(-100, sys.argv[1].encode(), -100, sys.argv[2].encode(), 
 	((cuts > 0)) || skip "no power cut was emulated in $rounds rounds"
 }
 
-# stock_ko: a ubifs.ko for the running kernel without quota support (the
-# unpatched module, from the VM runner's cache), or fail. Debian 13 ships
-# it compressed (ubifs.ko.xz): that one is unpacked to a temporary file.
-stock_ko() {
-	local f tmp
-	while read -r f; do
-		[[ $(modinfo -F vermagic "$f" 2>/dev/null) == "$(uname -r) "* ]] || continue
-		if [[ $f == *.xz ]]; then
-			tmp=$(mktemp --suffix=.ko) || return 1
-			xz -dc "$f" >"$tmp" || continue
-			f=$tmp
-		fi
-		grep -q usrquota "$f" && continue
-		echo "$f"
-		return 0
-	done < <(find "${QFD_CACHE:-/var/cache/qfd}" \( -name ubifs.ko -o -name ubifs.ko.xz \) 2>/dev/null)
-	return 1
-}
-
 @test "compat: the stock module mounts a UBIFS that used quota, and usage is rebuilt after" {
 	local stock
-	stock=$(stock_ko) || skip "no stock ubifs.ko for $(uname -r) in ${QFD_CACHE:-/var/cache/qfd}"
+	stock=$(ubifs_stock_ko) || skip "no stock ubifs.ko for $(uname -r) in ${QFD_CACHE:-/var/cache/qfd}"
 	quota_fs
 	seed
 	uq q set "$MNT" u 2002 1000000 2000000 100 200

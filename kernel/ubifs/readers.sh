@@ -1,0 +1,202 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# kernel/ubifs/readers.sh: what every reader of UBIFS does with a volume
+# that the quota series wrote: the stock module of the same kernel, the
+# newest fsck.ubifs (mtd-utils from Debian sid, which brought fsck.ubifs in
+# 2.3), and the patched module again after each of them.  It prints one
+# table per kernel (kernel/README, "What other readers do with a quota
+# volume").
+#
+#     kernel/ubifs/readers.sh [--kernel 6.1|6.12]...   (default: both)
+#
+# On the host, as root: it builds (or finds) the series' module for each
+# kernel (kernel/ubifs/build.sh), fetches sid's mtd-utils with the
+# libraries it loads into the cache (bench/peers.sh's sid_tree: unpacked
+# packages run through their own dynamic loader, never installed), and
+# runs itself in the test VM (tests/vm/run) on a simulated NAND.  Nothing
+# of the host is touched.  A report, not a test: it fails only when it
+# could not run a step, never on what a reader did.
+set -euo pipefail
+{
+
+ME=kernel/ubifs/readers.sh
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+TOP=$(cd "$HERE/../.." && pwd)
+
+die() {
+	echo "$ME: error: $*" >&2
+	exit 1
+}
+
+# ------------------------------------------------------------------ guest
+
+# The ids that own files and carry limits, and the limits set on uid 2001
+# (space in KiB, as qfd get -J reports them).
+OWNERS=(2001 2002 2003)
+BHARD_KIB=1024
+IHARD=10
+
+# fsck_ubifs ARGS...: sid's fsck.ubifs through its own loader
+fsck_ubifs() {
+	local root=$QFD_READERS_TREE/root
+	"$root/usr/lib64/ld-linux-x86-64.so.2" --inhibit-cache \
+		--library-path "$root/usr/lib/x86_64-linux-gnu" --argv0 fsck.ubifs \
+		"$root/usr/sbin/fsck.ubifs" "$@"
+}
+
+# row READER ACTION RESULT: one line of the table
+row() {
+	printf '%-26s %-34s %s\n' "$1" "$2" "$3"
+}
+
+# get ID COLUMNS: ID's values in COLUMNS, bytes, one line
+get() {
+	"$QFD" get -u -r -n -b -N -o "$2" "$MNT" "$1"
+}
+
+# quota_state: "quota on, limits kept" or what differs, for the patched
+# module's view of the mounted volume
+quota_state() {
+	local out
+	out=$(get 2001 SPACE-HARD,FILES-HARD 2>&1) || { echo "no quota: ${out%%$'\n'*}"; return; }
+	if [[ $out == "$((BHARD_KIB * 1024)) $IHARD" ]]; then
+		echo "quota on, limits kept"
+	else
+		echo "quota on, limits LOST ($out)"
+	fi
+}
+
+# usage_state: whether the usage of every owner equals what its files use
+# (st_blocks in bytes, and the count of inodes, from find)
+usage_state() {
+	local id want got
+	for id in "${OWNERS[@]}"; do
+		want=$(find "$MNT" -xdev -uid "$id" -printf '%b\n' | awk '{ s += $1 * 512; n++ } END { printf "%d %d", s, n }')
+		got=$(get "$id" SPACE,FILES) || { echo "usage unreadable"; return; }
+		[[ $want == "$got" ]] || { echo "usage WRONG for $id: $got, files say $want"; return; }
+	done
+	echo "usage exact"
+}
+
+guest() {
+	# shellcheck source=../../tests/vm/lib/fs.bash
+	. "$TOP/tests/vm/lib/fs.bash"
+	local stock out rc lf
+	MNT=$(fs_ubifs rd -o usrquota,grpquota) || die "no quota UBIFS"
+	mkdir "$MNT/d"
+	for id in "${OWNERS[@]}"; do
+		head -c 12288 /dev/zero >"$MNT/d/f$id"
+		chown "$id:$id" "$MNT/d/f$id"
+	done
+	"$QFD" set -q -u "$MNT" 2001 --bhard "${BHARD_KIB}K" --ihard "$IHARD"
+	row "ubifs.ko + series" "quota mount, files, limits" "$(quota_state), $(usage_state)"
+	fs_umount rd
+
+	stock=$(ubifs_stock_ko) || die "no stock ubifs.ko for $(uname -r)"
+	rmmod ubifs
+	insmod "$stock"
+	if fs_mount rd defaults; then
+		head -c 8192 /dev/zero >"$MNT/d/new"
+		chown 2002:2002 "$MNT/d/new"
+		rm "$MNT/d/f2003"
+		row "stock ubifs.ko" "mount, add and remove files" "mounts read-write, no quota"
+		fs_umount rd
+	else
+		row "stock ubifs.ko" "mount" "REFUSES the volume"
+	fi
+	rmmod ubifs
+	modprobe ubifs
+	fs_mount rd usrquota,grpquota || die "the series does not mount it after the stock module"
+	row "ubifs.ko + series" "quota mount after the stock one" "$(quota_state), $(usage_state)"
+	fs_umount rd
+
+	# fsck.ubifs wants the volume attached and unmounted; fs.bash's
+	# _fs_img of a UBIFS is its MTD ("mtdN")
+	ubidetach -d 0 >/dev/null
+	# shellcheck disable=SC2154 # set by fs_mount (fs.bash)
+	ubiattach -m "${_fs_img#mtd}" -d 0 >/dev/null
+	rc=0
+	out=$(fsck_ubifs -n /dev/ubi0_0 2>&1) || rc=$?
+	row "fsck.ubifs $QFD_READERS_VERSION -n" "check only" "exit $rc$(fsck_problems "$out")"
+	rc=0
+	out=$(fsck_ubifs -a /dev/ubi0_0 2>&1) || rc=$?
+	row "fsck.ubifs $QFD_READERS_VERSION -a" "safe repair" "exit $rc$(fsck_problems "$out")"
+
+	fs_mount rd usrquota,grpquota || die "the series does not mount it after fsck.ubifs"
+	lf=
+	if [[ -d $MNT/lost+found ]]; then
+		lf=$(cd "$MNT" && find lost+found -mindepth 1 -printf '%p (%s bytes, mode %m) ' | sed 's/ $//')
+	fi
+	row "ubifs.ko + series" "quota mount after fsck.ubifs -a" "$(quota_state), $(usage_state)${lf:+; in the tree: $lf}"
+	if [[ -n $lf ]]; then
+		# what a root who tidies lost+found does to the quota files
+		rm -f "$MNT"/lost+found/*
+		fs_umount rd
+		fs_mount rd usrquota,grpquota || die "the series does not mount it after lost+found was emptied"
+		row "ubifs.ko + series" "quota mount, lost+found emptied" "$(quota_state), $(usage_state)"
+	fi
+	fs_teardown
+}
+
+# fsck_problems OUTPUT: ", problems: ..." (the distinct problem lines of
+# fsck.ubifs, ino numbers kept), or nothing
+fsck_problems() {
+	local p
+	p=$(sed -n 's/.*problem: //p' <<<"$1" | sort -u | paste -s -d ';' -)
+	[[ -z $p ]] || printf ', problems: %s' "$p"
+}
+
+if [[ ${1-} == --guest ]]; then
+	guest
+	exit 0
+fi
+
+# ------------------------------------------------------------------- host
+
+usage() {
+	cat <<EOF
+Usage: $ME [--kernel 6.1|6.12]...
+
+Write a UBIFS with the quota series (quota files, limits, files of three
+owners), then hand it to the stock module of the same kernel, to sid's
+fsck.ubifs (-n, then -a) and to the patched module again after each, and
+print what each reader did.  Default: 6.1 and 6.12.  Runs in the test VM
+(tests/vm/run); needs root (the VM's cache) and the network the first
+time (Debian sid's mtd-utils, Debian's kernels).
+EOF
+}
+
+kernels=()
+while (($#)); do
+	case $1 in
+	--kernel) kernels+=("${2:?--kernel needs 6.1 or 6.12}"); shift 2 ;;
+	-h | --help) usage; exit 0 ;;
+	*) usage >&2; exit 2 ;;
+	esac
+done
+((${#kernels[@]})) || kernels=(6.1 6.12)
+
+# shellcheck source=../lib.bash
+. "$TOP/kernel/lib.bash"
+# shellcheck source=../../bench/peers.sh
+. "$TOP/bench/peers.sh"
+tree=$(sid_tree "usr/sbin/fsck.ubifs" mtd-utils) || die "cannot fetch sid's mtd-utils"
+version=$(awk '$1 == "mtd-utils" { v = $2; sub(/^[0-9]*:/, "", v); print v }' "$tree/packages")
+qfd=${QFD:-$TOP/src/qfd}
+[[ -x $qfd ]] || die "no $qfd: build qfd first (README)"
+
+for k in "${kernels[@]}"; do
+	case $k in
+	6.1) ko=$("$HERE/build.sh" -q) ;;
+	6.12) ko=$("$HERE/build.sh" --kernel 6.12 -q) ;;
+	*) die "no series for kernel '$k' (6.1 or 6.12)" ;;
+	esac
+	echo "== Debian's $k kernel, the series at $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?'), mtd-utils $version (Debian sid), $(date -u +%Y-%m-%d)"
+	printf '%-26s %-34s %s\n' READER ACTION RESULT
+	QFD=$qfd QFD_READERS_TREE=$tree QFD_READERS_VERSION=${version%-*} \
+		"$TOP/tests/vm/run" --kernel "$k" --ubifs-ko "$ko" \
+		--env QFD --env QFD_READERS_TREE --env QFD_READERS_VERSION \
+		-- "$HERE/readers.sh" --guest
+done
+exit 0
+}
