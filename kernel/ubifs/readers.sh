@@ -36,9 +36,14 @@ OWNERS=(2001 2002 2003)
 BHARD_KIB=1024
 IHARD=10
 
-# fsck_ubifs ARGS...: sid's fsck.ubifs through its own loader
+# fsck_ubifs ARGS...: the fsck.ubifs of this run: sid's, through its own
+# loader, or the one given with --fsck
 fsck_ubifs() {
 	local root=$QFD_READERS_TREE/root
+	if [[ -n ${QFD_READERS_FSCK-} ]]; then
+		"$QFD_READERS_FSCK" "$@"
+		return
+	fi
 	"$root/usr/lib64/ld-linux-x86-64.so.2" --inhibit-cache \
 		--library-path "$root/usr/lib/x86_64-linux-gnu" --argv0 fsck.ubifs \
 		"$root/usr/sbin/fsck.ubifs" "$@"
@@ -46,7 +51,7 @@ fsck_ubifs() {
 
 # row READER ACTION RESULT: one line of the table
 row() {
-	printf '%-26s %-34s %s\n' "$1" "$2" "$3"
+	printf '%-30s %-34s %s\n' "$1" "$2" "$3"
 }
 
 # get ID COLUMNS: ID's values in COLUMNS, bytes, one line
@@ -123,10 +128,7 @@ guest() {
 	row "fsck.ubifs $QFD_READERS_VERSION -a" "safe repair" "exit $rc$(fsck_problems "$out")"
 
 	fs_mount rd usrquota,grpquota || die "the series does not mount it after fsck.ubifs"
-	lf=
-	if [[ -d $MNT/lost+found ]]; then
-		lf=$(cd "$MNT" && find lost+found -mindepth 1 -printf '%p (%s bytes, mode %m) ' | sed 's/ $//')
-	fi
+	lf=$(lost_found)
 	row "ubifs.ko + series" "quota mount after fsck.ubifs -a" "$(quota_state), $(usage_state)${lf:+; in the tree: $lf}"
 	if [[ -n $lf ]]; then
 		# what a root who tidies lost+found does to the quota files
@@ -136,6 +138,32 @@ guest() {
 		row "ubifs.ko + series" "quota mount, lost+found emptied" "$(quota_state), $(usage_state)"
 	fi
 	fs_teardown
+	rebuild
+}
+
+# rebuild: a new quota volume handed to fsck.ubifs -y -b, the mode that
+# would also rebuild a damaged index (on a sound one it repairs as -y)
+rebuild() {
+	local rc=0 out lf
+	MNT=$(fs_ubifs rd -o usrquota,grpquota) || die "no quota UBIFS"
+	head -c 12288 /dev/zero >"$MNT/f"
+	chown 2001:2001 "$MNT/f"
+	"$QFD" set -q -u "$MNT" 2001 --bhard "${BHARD_KIB}K" --ihard "$IHARD"
+	fs_umount rd
+	ubidetach -d 0 >/dev/null
+	ubiattach -m "${_fs_img#mtd}" -d 0 >/dev/null
+	out=$(fsck_ubifs -y -b /dev/ubi0_0 2>&1) || rc=$?
+	row "fsck.ubifs $QFD_READERS_VERSION -y -b" "repair a new quota volume" "exit $rc$(fsck_problems "$out")"
+	fs_mount rd usrquota,grpquota || die "the series does not mount it after fsck.ubifs -y -b"
+	lf=$(lost_found)
+	row "ubifs.ko + series" "quota mount after the rebuild" "$(quota_state)${lf:+; in the tree: $lf}"
+	fs_teardown
+}
+
+# lost_found: what lost+found holds, names, sizes and modes, on one line
+lost_found() {
+	[[ -d $MNT/lost+found ]] || return 0
+	(cd "$MNT" && find lost+found -mindepth 1 -printf '%p (%s bytes, mode %m) ') | sed 's/ $//'
 }
 
 # fsck_problems OUTPUT: ", problems: ..." (the distinct problem lines of
@@ -155,7 +183,7 @@ fi
 
 usage() {
 	cat <<EOF
-Usage: $ME [--kernel 6.1|6.12]...
+Usage: $ME [--kernel 6.1|6.12]... [--ko MODULE] [--fsck PROGRAM]
 
 Write a UBIFS with the quota series (quota files, limits, files of three
 owners), then hand it to the stock module of the same kernel, to sid's
@@ -163,18 +191,28 @@ fsck.ubifs (-n, then -a) and to the patched module again after each, and
 print what each reader did.  Default: 6.1 and 6.12.  Runs in the test VM
 (tests/vm/run); needs root (the VM's cache) and the network the first
 time (Debian sid's mtd-utils, Debian's kernels).
+
+  --ko MODULE     this ubifs.ko instead of the series' (one --kernel only:
+                  an experiment, e.g. from kernel/ubifs/build.sh --patch)
+  --fsck PROGRAM  run the table a second time with this fsck.ubifs (e.g.
+                  one built by kernel/mtd-utils/build.sh)
 EOF
 }
 
 kernels=()
+ko=
+fsck=
 while (($#)); do
 	case $1 in
 	--kernel) kernels+=("${2:?--kernel needs 6.1 or 6.12}"); shift 2 ;;
+	--ko) ko=$(realpath -e "${2:?--ko needs a module}"); shift 2 ;;
+	--fsck) fsck=$(realpath -e "${2:?--fsck needs a program}"); shift 2 ;;
 	-h | --help) usage; exit 0 ;;
 	*) usage >&2; exit 2 ;;
 	esac
 done
 ((${#kernels[@]})) || kernels=(6.1 6.12)
+[[ -z $ko ]] || ((${#kernels[@]} == 1)) || die "--ko goes with one --kernel"
 
 # shellcheck source=../lib.bash
 . "$TOP/kernel/lib.bash"
@@ -185,18 +223,29 @@ version=$(awk '$1 == "mtd-utils" { v = $2; sub(/^[0-9]*:/, "", v); print v }' "$
 qfd=${QFD:-$TOP/src/qfd}
 [[ -x $qfd ]] || die "no $qfd: build qfd first (README)"
 
-for k in "${kernels[@]}"; do
-	case $k in
-	6.1) ko=$("$HERE/build.sh" -q) ;;
-	6.12) ko=$("$HERE/build.sh" --kernel 6.12 -q) ;;
-	*) die "no series for kernel '$k' (6.1 or 6.12)" ;;
-	esac
-	echo "== Debian's $k kernel, the series at $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?'), mtd-utils $version (Debian sid), $(date -u +%Y-%m-%d)"
-	printf '%-26s %-34s %s\n' READER ACTION RESULT
-	QFD=$qfd QFD_READERS_TREE=$tree QFD_READERS_VERSION=${version%-*} \
-		"$TOP/tests/vm/run" --kernel "$k" --ubifs-ko "$ko" \
+# table KERNEL MODULE [FSCK]: one VM, one table
+table() {
+	local k=$1 m=$2 f=${3-} label=${version%-*}
+	[[ -z $f ]] || label+=+local
+	echo "== Debian's $k kernel, module $m, fsck.ubifs ${f:-of mtd-utils $version (Debian sid)}, $(date -u +%Y-%m-%d)"
+	printf '%-30s %-34s %s\n' READER ACTION RESULT
+	QFD=$qfd QFD_READERS_TREE=$tree QFD_READERS_VERSION=$label QFD_READERS_FSCK=$f \
+		"$TOP/tests/vm/run" --kernel "$k" --ubifs-ko "$m" \
 		--env QFD --env QFD_READERS_TREE --env QFD_READERS_VERSION \
-		-- "$HERE/readers.sh" --guest
+		--env QFD_READERS_FSCK -- "$HERE/readers.sh" --guest
+}
+
+for k in "${kernels[@]}"; do
+	m=$ko
+	if [[ -z $m ]]; then
+		case $k in
+		6.1) m=$("$HERE/build.sh" -q) ;;
+		6.12) m=$("$HERE/build.sh" --kernel 6.12 -q) ;;
+		*) die "no series for kernel '$k' (6.1 or 6.12)" ;;
+		esac
+	fi
+	table "$k" "$m"
+	[[ -z $fsck ]] || table "$k" "$m" "$fsck"
 done
 exit 0
 }
