@@ -173,6 +173,11 @@ write_helper() {
 #   ubifsq.py craft IMG                in a fresh mkfs.ubifs image, give
 #                                      the highest inode (an empty file)
 #                                      the number 0xFFFFFFFF
+#   ubifsq.py qflags IMG [clear]       "INUM flagged|unflagged" for the
+#                                      newest inode node of each quota
+#                                      inode in a volume's image (flag
+#                                      UBIFS_QUOTA_FL); clear: take the
+#                                      flag off every node of them
 #
 # Space of an inode as the walk counts it: for a regular file st_blocks *
 # 512, which on UBIFS is the size plus the extended attribute bytes rounded
@@ -671,6 +676,49 @@ def ubifs_nodes(img):
             off += 8
 
 
+UBIFS_QUOTA_INOS = (2, 3)
+UBIFS_QUOTA_FL = 0x80
+
+
+def inode_nodes(img, inums):
+    """(offset, length, sqnum) of every inode node of INUMS with a good
+    CRC, found by their magic (a whole volume is mostly 0xFF)"""
+    magic = struct.pack("<I", UBIFS_MAGIC)
+    off = img.find(magic)
+    while off >= 0:
+        _, crc, sqnum, ln, typ = struct.unpack_from("<IIQIB", img, off)
+        if (typ == 0 and 24 <= ln <= len(img) - off and
+                struct.unpack_from("<I", img, off + 24)[0] in inums and
+                ubifs_crc(img[off + 8:off + ln]) == crc):
+            yield off, ln, sqnum
+        off = img.find(magic, off + 4)
+
+
+def qflags(path, clear=False):
+    """Whether the quota inodes carry UBIFS_QUOTA_FL in a volume's image;
+    with CLEAR, take it off all their inode nodes (CRCs recomputed), as a
+    series before the flag wrote them. The flags are at offset 24 + 16
+    (key) + 8 * 5 (creat_sqnum, size, three seconds) + 4 * 3 (three
+    nanoseconds) + 4 * 4 (nlink, uid, gid, mode) of the node."""
+    img = bytearray(open(path, "rb").read())
+    at = 24 + 16 + 40 + 12 + 16
+    newest = {}
+    for o, n, sqnum in inode_nodes(img, UBIFS_QUOTA_INOS):
+        inum = struct.unpack_from("<I", img, o + 24)[0]
+        flags = struct.unpack_from("<I", img, o + at)[0]
+        if clear:
+            struct.pack_into("<I", img, o + at, flags & ~UBIFS_QUOTA_FL)
+            struct.pack_into("<I", img, o + 4, ubifs_crc(img[o + 8:o + n]))
+        if inum not in newest or newest[inum][0] < sqnum:
+            newest[inum] = (sqnum, flags)
+    if clear:
+        open(path, "wb").write(img)
+        return
+    for inum in sorted(newest):
+        flagged = newest[inum][1] & UBIFS_QUOTA_FL
+        print("%d %s" % (inum, "flagged" if flagged else "unflagged"))
+
+
 def craft(path, new_inum=0xffffffff):
     """Give the highest inode of a fresh mkfs.ubifs image (an empty file:
     one inode node, one directory entry, nothing else) the inode number
@@ -744,6 +792,8 @@ def main(a):
             encrypt(a[1])
         elif a[0] == "craft":
             craft(a[1])
+        elif a[0] == "qflags":
+            qflags(a[1], a[2:] == ["clear"])
         elif a[0] == "workload":
             owners = [tuple(int(x) for x in o.split(":")) for o in a[4:]]
             workload(a[1], int(a[2]), int(a[3]), owners)
@@ -1946,6 +1996,52 @@ sys.exit(libc.renameat2(-100, sys.argv[1].encode(), -100, sys.argv[2].encode(), 
 	done
 	echo "$cuts power cuts in $rounds rounds"
 	((cuts > 0)) || skip "no power cut was emulated in $rounds rounds"
+}
+
+# A dump of the UBI volume of the unmounted UBIFS, "INUM flagged" or
+# "INUM unflagged" for each quota inode
+quota_flags() {
+	cat /dev/ubi0_0 >"$BATS_TEST_TMPDIR/vol"
+	uq qflags "$BATS_TEST_TMPDIR/vol"
+}
+
+@test "on flash the quota inodes carry UBIFS_QUOTA_FL; an older series' inodes get it at the next quota mount" {
+	quota_fs
+	uq q set "$MNT" u 2001 1000000 2000000 10 20
+	local want
+	want=$(uq q get "$MNT" u 2001)
+	fs_umount uq
+	run quota_flags
+	echo "$output"
+	[ "$output" = $'2 flagged\n3 flagged' ]
+
+	# as a series before the flag left them
+	uq qflags "$BATS_TEST_TMPDIR/vol" clear
+	ubiupdatevol /dev/ubi0_0 "$BATS_TEST_TMPDIR/vol"
+	run quota_flags
+	[ "$output" = $'2 unflagged\n3 unflagged' ]
+
+	fs_mount uq
+	run uq q get "$MNT" u 2001
+	[ "$output" = "$want" ]
+	check_usage
+	fs_umount uq
+	run quota_flags
+	echo "$output"
+	[ "$output" = $'2 flagged\n3 flagged' ]
+
+	# UBIFS's own full check (debugfs chk_fs) counts every inode's
+	# directory entries against its links: it spares flagged quota files
+	local chk=/sys/kernel/debug/ubifs/chk_fs
+	[[ -e $chk ]] || return 0
+	echo 1 >"$chk"
+	run fs_mount uq
+	echo 0 >"$chk"
+	echo "$output"
+	[ "$status" -eq 0 ]
+	run uq q get "$MNT" u 2001
+	[ "$output" = "$want" ]
+	fs_umount uq
 }
 
 @test "compat: the stock module mounts a UBIFS that used quota, and usage is rebuilt after" {
