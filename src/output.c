@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <wchar.h>
 #include <wctype.h>
@@ -86,6 +87,7 @@ static int held_stdout = -1;
  */
 static bool one_stream;
 #define COPY_CHUNK	65536
+#define SENDFILE_MAX	(1 << 30)	/* bytes a call: below its 0x7ffff000 */
 
 static bool same_file(int a, int b)
 {
@@ -162,28 +164,53 @@ int qfd_stdout_hold(void)
 	return 0;
 }
 
-/* Everything written to from (from its start) onto to; 0 or -errno. */
-static int copy_fd(int from, int to)
+/* from's bytes from off to its end onto to, through user space. */
+static int copy_rw(int from, int to, off_t off)
 {
 	char buf[COPY_CHUNK];
-	ssize_t n, w, off;
+	ssize_t n, w, done;
 
-	if (lseek(from, 0, SEEK_SET) < 0)
-		return -errno;
-	while ((n = read(from, buf, sizeof(buf))) != 0) {
+	for (;;) {
+		n = pread(from, buf, sizeof(buf), off);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			return -errno;
-		for (off = 0; off < n; off += w) {
-			w = write(to, buf + off, (size_t)(n - off));
+		if (n <= 0)
+			return n ? -errno : 0;
+		off += n;
+		for (done = 0; done < n; done += w) {
+			w = write(to, buf + done, (size_t)(n - done));
 			if (w < 0 && errno == EINTR)
 				w = 0;
 			else if (w < 0)
 				return -errno;
 		}
 	}
-	return 0;
+}
+
+/*
+ * Everything written to from (from its start) onto to; 0 or -errno.
+ * sendfile(2) copies in the kernel: no read into a buffer and write back
+ * out 64 KiB at a time, and nothing copied at all into /dev/null.  It
+ * refuses some outputs (a file opened O_APPEND, as ">>" does, EINVAL);
+ * those get read and write from where sendfile stopped.
+ */
+int qfd_copy_fd(int from, int to)
+{
+	off_t off = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = sendfile(to, from, &off, SENDFILE_MAX);
+		if (n > 0)
+			continue;
+		if (!n)
+			return 0;
+		if (errno == EINTR)
+			continue;
+		if (errno == EINVAL || errno == ENOSYS)
+			return copy_rw(from, to, off);
+		return -errno;
+	}
 }
 
 int qfd_stdout_release(int rc)
@@ -201,7 +228,7 @@ int qfd_stdout_release(int rc)
 		keep = false;
 	}
 	if (keep)
-		err = copy_fd(STDOUT_FILENO, saved);
+		err = qfd_copy_fd(STDOUT_FILENO, saved);
 	/* the temporary file goes with the dup2: the document was copied or dropped */
 	dup2(saved, STDOUT_FILENO);
 	close(saved);

@@ -289,18 +289,13 @@ int qfd_prom_scrape(struct qfd_prom *p, const struct qfd_fs *fs, int type,
 	return 0;
 }
 
+/* A family's samples after its header: both flushed, then fd to fd. */
 static int copy(FILE *from, FILE *to)
 {
-	char chunk[65536];
-	size_t n;
-
-	if (fflush(from) || ferror(from))
-		return -EIO;
-	rewind(from);
-	while ((n = fread(chunk, 1, sizeof(chunk), from)) > 0)
-		if (fwrite(chunk, 1, n, to) != n)
-			return errno ? -errno : -EIO;
-	return ferror(from) ? -EIO : 0;
+	errno = 0;
+	if (fflush(from) || ferror(from) || fflush(to))
+		return errno ? -errno : -EIO;
+	return qfd_copy_fd(fileno(from), fileno(to));
 }
 
 int qfd_prom_write(struct qfd_prom *p, FILE *f)
