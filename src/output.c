@@ -136,6 +136,17 @@ int qfd_tmpfd(void)
 		  0600);
 	if (fd < 0)
 		fd = memfd_create("qfd-output", MFD_CLOEXEC);
+	/*
+	 * Never as a closed stdin, stdout or stderr (>&-): what qfd writes
+	 * to stdout would land in the file, and copying the metrics' first
+	 * family to stdout would copy the file onto itself without end.
+	 */
+	if (fd >= 0 && fd <= STDERR_FILENO) {
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+
+		close(fd);
+		fd = high;
+	}
 	return fd;
 }
 
