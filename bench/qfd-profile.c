@@ -292,6 +292,8 @@ int main(int argc, char **argv)
 	}
 	rc = find_cmd(argv[1])->run(argc - 1, argv + 1);
 	qfd_ids_free();
+	/* -J, -r, --csv and metrics are held until here, as in main.c */
+	rc = qfd_stdout_release(rc);
 	if (fflush(stdout) || ferror(stdout))
 		return 1;
 	return rc;

@@ -49,6 +49,10 @@
 #   QFD_BENCH_REPS=3           timed runs per case (the median is shown)
 #   QFD_BENCH_FIRST_ID=200000  first id (ids are consecutive)
 #   QFD_BENCH_QFD=src/qfd      the qfd binary
+#   QFD_BENCH_BASE=            another qfd binary (an older build) whose
+#                              phase-1 cases run in the same rounds, as
+#                              tool "qfd-base": before and after under the
+#                              same load
 #   QFD_BENCH_SLOW=20          seconds given to xfs_quota with names (see
 #                              below), after which the rate is extrapolated
 #   QFD_BENCH_TIMEOUT=3600     VM timeout, seconds (host side only)
@@ -95,6 +99,7 @@ QFD=${QFD_BENCH_QFD:-$TOP/src/qfd}
 SLOW=${QFD_BENCH_SLOW:-20}
 SETUP=${QFD_BENCH_SETUP:-peer}
 PHASE2=${QFD_BENCH_NAMES:-1}
+BASE=${QFD_BENCH_BASE:-}
 for v in N USED REPS FIRST SLOW PHASE2; do
 	[[ ${!v} =~ ^[0-9]+$ ]] || die "$v must be a number, not '${!v}'"
 done
@@ -354,6 +359,22 @@ add e.qj qfd ext4 json few e.rq 0 -- "$Q" report -u -J "$EXT4"
 add e.qc qfd ext4 csv few e.rq 0 -- "$Q" report -u --csv "$EXT4"
 add e.qr qfd ext4 raw -N e.fl 0 -- "$Q" report -u -N -r "$EXT4"
 add e.qp qfd ext4 prom few e.qj 0 -- "$Q" report -u --prometheus "$EXT4"
+# base_cases FS MNT: QFD_BENCH_BASE's cases, beside qfd's
+base_cases() {
+	local f=$1 m=$2 t="qfd-base@$BASE_V"
+
+	[[ -n $BASE ]] || return 0
+	add "$f.bq" "$t" "$3" table few - 0 -- "$BASE" report -u -A "$m"
+	add "$f.bqj" "$t" "$3" json few - 0 -- "$BASE" report -u -J "$m"
+	add "$f.bqc" "$t" "$3" csv few - 0 -- "$BASE" report -u --csv "$m"
+	add "$f.bqr" "$t" "$3" raw -N - 0 -- "$BASE" report -u -N -r "$m"
+	add "$f.bqp" "$t" "$3" prom few - 0 -- "$BASE" report -u --prometheus "$m"
+}
+if [[ -n $BASE ]]; then
+	[[ -x $BASE ]] || die "QFD_BENCH_BASE=$BASE is not a program"
+	BASE_V=$("$BASE" --version | awk '{ print $2 }')
+fi
+base_cases e "$EXT4" ext4
 add x.fl floor xfs raw -n - 1 -- "$FLOOR" "$XFS"
 add x.xqn xfs_quota xfs table -n - 1 -- xfs_quota -x -c 'report -u -n' "$XFS"
 add x.xq2n "xfs_quota@$XFS_QUOTA_NEW_V" xfs table -n - 1 -- "${XFS_QUOTA_NEW[@]}" -x -c 'report -u -n' "$XFS"
@@ -362,6 +383,7 @@ add x.qj qfd xfs json few x.xqn 0 -- "$Q" report -u -J "$XFS"
 add x.qc qfd xfs csv few x.xqn 0 -- "$Q" report -u --csv "$XFS"
 add x.qr qfd xfs raw -N x.fl 0 -- "$Q" report -u -N -r "$XFS"
 add x.qp qfd xfs prom few x.qj 0 -- "$Q" report -u --prometheus "$XFS"
+base_cases x "$XFS" xfs
 t0=$EPOCHREALTIME
 phase 1
 slow x.xq xfs_quota xfs table few -- xfs_quota -x -c 'report -u' "$XFS"
@@ -399,6 +421,7 @@ echo "the same filesystem; t/newest: qfd's time / the newest peer's numeric repo
 echo "the same filesystem (repquota $REPQUOTA_NEW_V -v -n, xfs_quota $XFS_QUOTA_NEW_V report -n;"
 echo "> 1: qfd slower).  calls: quotactl + quotactl_fd calls (strace), where counted."
 echo "versions: qfd $QV (tree $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?'));" \
+	"${BASE:+qfd-base: $BASE;}" \
 	"repquota $REPQUOTA_OLD_V, xfs_quota $XFS_QUOTA_OLD_V (Debian 12);" \
 	"repquota $REPQUOTA_NEW_V, xfs_quota $XFS_QUOTA_NEW_V (Debian sid: $PEERS_VERSIONS)" | fold -s -w 78
 echo
@@ -414,7 +437,7 @@ for k in "${ORDER[@]}"; do
 	x.*) n=x.xq2n ;;
 	*) n= ;;
 	esac
-	if [[ ${TOOL[$k]} == qfd && -n $n && -n ${SECS[$n]:-} ]]; then
+	if [[ ${TOOL[$k]} == qfd* && -n $n && -n ${SECS[$n]:-} ]]; then
 		nr=$(awk -v a="${SECS[$k]}" -v b="${SECS[$n]}" 'BEGIN {
 			if (b + 0 > 0) printf "%.2f", a / b; else print "-" }')
 	fi

@@ -13,6 +13,7 @@
 #include <string.h>
 #include <unistd.h>
 #include <sys/mman.h>
+#include <sys/sendfile.h>
 #include <sys/stat.h>
 #include <wchar.h>
 #include <wctype.h>
@@ -44,6 +45,12 @@
  * i set when cell i is: 8 bytes a cell where a struct qfd_val takes 16,
  * 9.6 MB instead of 17.6 for a table of 100,000 ids.
  */
+struct qfd_line {
+	char *s;
+	size_t len, cap;
+	bool failed;
+};
+
 union cell {
 	const char *s;
 	uint64_t u;
@@ -63,6 +70,7 @@ struct qfd_out {
 	size_t nrows, alloc;
 	size_t nemitted;	/* machine formats: rows written */
 	char *title;		/* table: printed above it when it has rows */
+	struct qfd_line line;	/* machine formats: the row being made */
 	char keys[MAX_COLS][KEY_LEN];	/* -J: ",\n   \"key\": " per column */
 	size_t keylen[MAX_COLS];
 };
@@ -86,6 +94,7 @@ static int held_stdout = -1;
  */
 static bool one_stream;
 #define COPY_CHUNK	65536
+#define SENDFILE_MAX	(1 << 30)	/* bytes a call: below its 0x7ffff000 */
 
 static bool same_file(int a, int b)
 {
@@ -127,6 +136,17 @@ int qfd_tmpfd(void)
 		  0600);
 	if (fd < 0)
 		fd = memfd_create("qfd-output", MFD_CLOEXEC);
+	/*
+	 * Never as a closed stdin, stdout or stderr (>&-): what qfd writes
+	 * to stdout would land in the file, and copying the metrics' first
+	 * family to stdout would copy the file onto itself without end.
+	 */
+	if (fd >= 0 && fd <= STDERR_FILENO) {
+		int high = fcntl(fd, F_DUPFD_CLOEXEC, STDERR_FILENO + 1);
+
+		close(fd);
+		fd = high;
+	}
 	return fd;
 }
 
@@ -162,28 +182,53 @@ int qfd_stdout_hold(void)
 	return 0;
 }
 
-/* Everything written to from (from its start) onto to; 0 or -errno. */
-static int copy_fd(int from, int to)
+/* from's bytes from off to its end onto to, through user space. */
+static int copy_rw(int from, int to, off_t off)
 {
 	char buf[COPY_CHUNK];
-	ssize_t n, w, off;
+	ssize_t n, w, done;
 
-	if (lseek(from, 0, SEEK_SET) < 0)
-		return -errno;
-	while ((n = read(from, buf, sizeof(buf))) != 0) {
+	for (;;) {
+		n = pread(from, buf, sizeof(buf), off);
 		if (n < 0 && errno == EINTR)
 			continue;
-		if (n < 0)
-			return -errno;
-		for (off = 0; off < n; off += w) {
-			w = write(to, buf + off, (size_t)(n - off));
+		if (n <= 0)
+			return n ? -errno : 0;
+		off += n;
+		for (done = 0; done < n; done += w) {
+			w = write(to, buf + done, (size_t)(n - done));
 			if (w < 0 && errno == EINTR)
 				w = 0;
 			else if (w < 0)
 				return -errno;
 		}
 	}
-	return 0;
+}
+
+/*
+ * Everything written to from (from its start) onto to; 0 or -errno.
+ * sendfile(2) copies in the kernel: no read into a buffer and write back
+ * out 64 KiB at a time, and nothing copied at all into /dev/null.  It
+ * refuses some outputs (a file opened O_APPEND, as ">>" does, EINVAL);
+ * those get read and write from where sendfile stopped.
+ */
+int qfd_copy_fd(int from, int to)
+{
+	off_t off = 0;
+	ssize_t n;
+
+	for (;;) {
+		n = sendfile(to, from, &off, SENDFILE_MAX);
+		if (n > 0)
+			continue;
+		if (!n)
+			return 0;
+		if (errno == EINTR)
+			continue;
+		if (errno == EINVAL || errno == ENOSYS)
+			return copy_rw(from, to, off);
+		return -errno;
+	}
 }
 
 int qfd_stdout_release(int rc)
@@ -201,7 +246,7 @@ int qfd_stdout_release(int rc)
 		keep = false;
 	}
 	if (keep)
-		err = copy_fd(STDOUT_FILENO, saved);
+		err = qfd_copy_fd(STDOUT_FILENO, saved);
 	/* the temporary file goes with the dup2: the document was copied or dropped */
 	dup2(saved, STDOUT_FILENO);
 	close(saved);
@@ -461,23 +506,77 @@ static size_t plain_prefix(const char *s, char stop, bool ascii)
 	return n;
 }
 
-/* RFC 4180: quote a field holding a separator, a quote or a line break. */
-static void csv_field(const char *s, FILE *f)
+/*
+ * A machine-format row is made here and written with one fwrite: some
+ * twenty putc, fputs and fwrite calls a row, each with stdio's checks,
+ * were most of -r's own time under emulation (perf in the test VM).
+ * Grown to the longest row and reused; failed says a growth failed.
+ */
+static bool line_room(struct qfd_line *l, size_t n)
 {
+	size_t cap;
+	char *p;
+
+	if (l->len + n <= l->cap)
+		return true;
+	if (l->failed)
+		return false;
+	cap = (l->len + n) * 2 > 256 ? (l->len + n) * 2 : 256;
+	p = realloc(l->s, cap);
+	if (!p) {
+		l->failed = true;
+		return false;
+	}
+	l->s = p;
+	l->cap = cap;
+	return true;
+}
+
+static void line_put(struct qfd_line *l, const char *s, size_t n)
+{
+	if (!line_room(l, n))
+		return;
+	memcpy(l->s + l->len, s, n);
+	l->len += n;
+}
+
+static void line_putc(struct qfd_line *l, char c)
+{
+	if (line_room(l, 1))
+		l->s[l->len++] = c;
+}
+
+/* "\xHH" or "\u00HH": prefix, then c as hex digits. */
+static void line_hex(struct qfd_line *l, const char *prefix, unsigned int c)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = strlen(prefix);
+	char b[8];
+
+	memcpy(b, prefix, n);
+	b[n] = hex[c >> 4 & 0xf];
+	b[n + 1] = hex[c & 0xf];
+	line_put(l, b, n + 2);
+}
+
+/* RFC 4180: quote a field holding a separator, a quote or a line break. */
+static void csv_field(struct qfd_line *l, const char *s)
+{
+	size_t len = strlen(s);
 	const char *p;
 
-	if (*s && !s[strcspn(s, ",\"\r\n")] && s[0] != ' ' &&
-	    s[strlen(s) - 1] != ' ') {
-		fputs(s, f);
+	if (len && !s[strcspn(s, ",\"\r\n")] && s[0] != ' ' &&
+	    s[len - 1] != ' ') {
+		line_put(l, s, len);
 		return;
 	}
-	putc('"', f);
+	line_putc(l, '"');
 	for (p = s; *p; p++) {
 		if (*p == '"')
-			putc('"', f);
-		putc(*p, f);
+			line_putc(l, '"');
+		line_putc(l, *p);
 	}
-	putc('"', f);
+	line_putc(l, '"');
 }
 
 /*
@@ -485,28 +584,30 @@ static void csv_field(const char *s, FILE *f)
  * does through esc: JSON strings and raw fields differ only in what they
  * escape (stop and controls) and how.
  */
-static void write_escaped(const char *s, char stop,
-			  void (*esc)(unsigned char c, FILE *f), FILE *f)
+static void write_escaped(struct qfd_line *l, const char *s, char stop,
+			  void (*esc)(struct qfd_line *l, unsigned char c))
 {
 	for (;;) {
 		size_t n = plain_prefix(s, stop, false);
 
-		fwrite(s, 1, n, f);
+		line_put(l, s, n);
 		s += n;
 		if (!*s)
 			return;
-		esc((unsigned char)*s++, f);
+		esc(l, (unsigned char)*s++);
 	}
 }
 
-static void json_escape(unsigned char c, FILE *f)
+static void json_escape(struct qfd_line *l, unsigned char c)
 {
-	if (c == '"' || c == '\\')
-		fprintf(f, "\\%c", c);
-	else if (c < 0x20)
-		fprintf(f, "\\u%04x", c);
-	else
-		putc(c, f);	/* DEL: JSON takes it as it is */
+	if (c == '"' || c == '\\') {
+		line_putc(l, '\\');
+		line_putc(l, (char)c);
+	} else if (c < 0x20) {
+		line_hex(l, "\\u00", c);
+	} else {
+		line_putc(l, (char)c);	/* DEL: JSON takes it as it is */
+	}
 }
 
 /*
@@ -515,50 +616,56 @@ static void json_escape(unsigned char c, FILE *f)
  * of any bytes) as U+FFFD: RFC 8259 text is UTF-8, and strict readers
  * refuse a document with such a byte.  Returns the bytes of s used.
  */
-static size_t json_8bit(const char *s, FILE *f)
+static size_t json_8bit(struct qfd_line *l, const char *s)
 {
 	uint32_t cp;
 	size_t n = qfd_utf8_decode((const unsigned char *)s, &cp);
 
 	if (!n) {
-		fputs("\\ufffd", f);
+		line_put(l, "\\ufffd", 6);
 		return 1;
 	}
-	if (cp < 0xa0)
-		fprintf(f, "\\u%04x", (unsigned int)cp);
+	if (cp < 0xa0)	/* C1 controls: two bytes, below 0x100 */
+		line_hex(l, "\\u00", cp);
 	else
-		fwrite(s, 1, n, f);
+		line_put(l, s, n);
 	return n;
 }
 
 /* JSON string per RFC 8259, always valid UTF-8. */
-static void json_string(const char *s, FILE *f)
+static void json_string(struct qfd_line *l, const char *s)
 {
-	putc('"', f);
+	line_putc(l, '"');
 	for (;;) {
 		size_t n = plain_prefix(s, '"', true);
 
-		fwrite(s, 1, n, f);
+		line_put(l, s, n);
 		s += n;
 		if (!*s)
 			break;
 		if ((unsigned char)*s < 0x80)
-			json_escape((unsigned char)*s++, f);
+			json_escape(l, (unsigned char)*s++);
 		else
-			s += json_8bit(s, f);
+			s += json_8bit(l, s);
 	}
-	putc('"', f);
+	line_putc(l, '"');
 }
 
 void qfd_json_string(const char *s, FILE *f)
 {
-	json_string(s, f);
+	struct qfd_line l = { 0 };
+
+	json_string(&l, s);
+	if (l.failed)
+		qfd_oom();
+	fwrite(l.s, 1, l.len, f);
+	free(l.s);
 }
 
 /* Raw output escapes what would split or blur a field, as lsblk -r does. */
-static void raw_escape(unsigned char c, FILE *f)
+static void raw_escape(struct qfd_line *l, unsigned char c)
 {
-	fprintf(f, "\\x%02x", c);
+	line_hex(l, "\\x", c);
 }
 
 /*
@@ -566,14 +673,14 @@ static void raw_escape(unsigned char c, FILE *f)
  * shift every column after it.  A value that is "-" itself is written
  * escaped, so the two stay apart.
  */
-static void raw_field(const char *s, FILE *f)
+static void raw_field(struct qfd_line *l, const char *s)
 {
 	if (!s)
-		putc('-', f);
+		line_putc(l, '-');
 	else if (!strcmp(s, "-"))
-		fputs("\\x2d", f);
+		line_put(l, "\\x2d", 4);
 	else
-		write_escaped(s, ' ', raw_escape, f);
+		write_escaped(l, s, ' ', raw_escape);
 }
 
 static void emit_headings(struct qfd_out *out, FILE *f)
@@ -592,6 +699,41 @@ static void emit_headings(struct qfd_out *out, FILE *f)
 	putc('\n', f);
 }
 
+/* Cell i of a row, s its text (NULL: empty), after what goes before it. */
+static void emit_cell(struct qfd_out *out, size_t i, const struct qfd_col *c,
+		      const char *s)
+{
+	struct qfd_line *l = &out->line;
+
+	switch (out->o.format) {
+	case QFD_FMT_JSON:
+		/* the first has no comma before it */
+		line_put(l, out->keys[i] + !i, out->keylen[i] - !i);
+		if (!s)
+			line_put(l, "null", 4);
+		else if (c->kind == QFD_K_STR)
+			json_string(l, s);
+		else
+			line_put(l, s, strlen(s));
+		break;
+	case QFD_FMT_CSV:
+		if (i)
+			line_putc(l, ',');
+		if (s)
+			csv_field(l, s);
+		break;
+	default:
+		if (i)
+			line_putc(l, ' ');
+		/* numbers, units and yes/no need no escape */
+		if (s && c->kind != QFD_K_STR)
+			line_put(l, s, strlen(s));
+		else
+			raw_field(l, s);
+		break;
+	}
+}
+
 static int emit_row(struct qfd_out *out, const struct qfd_val *vals, FILE *f)
 {
 	bool json = out->o.format == QFD_FMT_JSON;
@@ -600,37 +742,22 @@ static int emit_row(struct qfd_out *out, const struct qfd_val *vals, FILE *f)
 
 	if (!out->nemitted)
 		emit_headings(out, f);
+	out->line.len = 0;
 	if (json)
-		fputs(out->nemitted ? ",\n      {" : "\n      {", f);
+		line_put(&out->line, out->nemitted ? ",\n      {" : "\n      {",
+			 out->nemitted ? 9 : 8);
 	for (i = 0; i < out->nshown; i++) {
 		const struct qfd_col *c = &out->cols[out->shown[i]];
-		const char *s = format_cell(out, c, &vals[i], buf);
 
-		if (json) {
-			/* the first has no comma before it */
-			fwrite(out->keys[i] + !i, 1, out->keylen[i] - !i, f);
-			if (!s)
-				fputs("null", f);
-			else if (c->kind == QFD_K_STR)
-				json_string(s, f);
-			else
-				fputs(s, f);
-		} else if (out->o.format == QFD_FMT_CSV) {
-			if (i)
-				putc(',', f);
-			if (s)
-				csv_field(s, f);
-		} else {
-			if (i)
-				putc(' ', f);
-			/* numbers, units and yes/no need no escape */
-			if (s && c->kind != QFD_K_STR)
-				fputs(s, f);
-			else
-				raw_field(s, f);
-		}
+		emit_cell(out, i, c, format_cell(out, c, &vals[i], buf));
 	}
-	fputs(json ? "\n      }" : "\n", f);
+	if (json)
+		line_put(&out->line, "\n      }", 8);
+	else
+		line_putc(&out->line, '\n');
+	if (out->line.failed)
+		return -ENOMEM;
+	fwrite(out->line.s, 1, out->line.len, f);
 	out->nemitted++;
 	return ferror(f) ? -EIO : 0;
 }
@@ -928,6 +1055,7 @@ void qfd_out_free(struct qfd_out *out)
 	if (!out)
 		return;
 	free(out->rows);
+	free(out->line.s);
 	free(out->title);
 	free(out);
 }

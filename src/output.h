@@ -110,6 +110,12 @@ void qfd_stdout_setup(void);
 int qfd_tmpfd(void);
 
 /*
+ * Everything in the file from (from its start, whatever its offset) onto
+ * to, at to's offset: 0 or -errno.
+ */
+int qfd_copy_fd(int from, int to);
+
+/*
  * Hold back what is written to stdout from now on (a document for
  * programs), until qfd_stdout_release(): 0, or -errno after one line.
  * qfd_out_new() calls it for -J, -r and --csv.  Nothing is held when

@@ -308,6 +308,14 @@ COMMANDS="get set report state project on off sync check watch"
 	run --separate-stderr sh -c '"$QFD" state -J -a >&-'
 	[ "$status" -eq 1 ]
 	[ "$stderr" = "qfd: write error: Bad file descriptor" ]
+	# metrics, whose family files must not take the closed stdout's (or
+	# stderr's) number: the first family was copied onto itself forever
+	run --separate-stderr sh -c 'timeout 60 "$QFD" report --prometheus / >&-'
+	[ "$status" -eq 1 ]
+	[[ $stderr == *"qfd: write error: Bad file descriptor" ]]
+	run --separate-stderr sh -c 'timeout 60 "$QFD" report --prometheus / 2>&-'
+	[ "$status" -eq 0 ]
+	[[ $output != *"qfd:"* ]]
 }
 
 # A program cannot tell a document cut short from a whole one: after a

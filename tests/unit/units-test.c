@@ -66,6 +66,16 @@ static void fmt_size_is(uint64_t v, const char *want)
 		printf("# got '%s'\n", buf);
 }
 
+static void fmt_u64_is(uint64_t v, const char *want)
+{
+	char buf[QFD_FMT_LEN];
+	size_t len = qfd_format_u64(v, buf);
+
+	ok(!strcmp(buf, want) && len == strlen(want), "format u64", want);
+	if (strcmp(buf, want) || len != strlen(want))
+		printf("# got '%s' (%zu)\n", buf, len);
+}
+
 static void fmt_dur_is(uint64_t v, const char *want)
 {
 	char buf[QFD_FMT_LEN];
@@ -154,6 +164,13 @@ int main(void)
 	pct_is("-5%", -EINVAL, 0);
 	pct_is("", -EINVAL, 0);
 
+	/* digits made two at a time: odd and even lengths, the ends */
+	fmt_u64_is(0, "0");
+	fmt_u64_is(7, "7");
+	fmt_u64_is(10, "10");
+	fmt_u64_is(100, "100");
+	fmt_u64_is(1000000000000000000ULL, "1000000000000000000");
+	fmt_u64_is(UINT64_MAX, "18446744073709551615");
 	fmt_size_is(0, "0");
 	fmt_size_is(512, "512B");
 	fmt_size_is(1024, "1K");
