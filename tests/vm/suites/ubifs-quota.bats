@@ -91,6 +91,8 @@ setup() {
 }
 
 teardown() {
+	# The flash wear tests' kprobe events
+	[[ ! -f $BATS_TEST_TMPDIR/kprobes ]] || kprobes_off
 	# The sync test's fault injector and write-back period
 	[[ ! -d /sys/module/ubifs_qfail ]] || rmmod ubifs_qfail || true
 	# The quota_v2 test's modprobe rule: quota_v2 loadable again
@@ -133,6 +135,35 @@ bounded() {
 	echo "hung for ${secs} s: $*"
 	: >"$BATS_FILE_TMPDIR/hung"
 	return 1
+}
+
+# kprobes_on: from now on, count the calls of the patched module's
+# ubifs_quota_write() (every write of the quota core to a quota file) and
+# ubifs_jnl_write_blocks() (the journal write of a quota file change, the
+# one way quota file nodes reach the flash but for a new file's header),
+# through kprobe events of tracefs (CONFIG_KPROBE_EVENTS, on in Debian's
+# kernels). kprobe_count EVENT: how many calls of EVENT (qwrite or
+# qnodes) there were. kprobes_off: remove the events (teardown does it if
+# the test did not).
+TRACEFS=/sys/kernel/tracing
+kprobes_on() {
+	[[ -e $TRACEFS/kprobe_events ]] || mount -t tracefs nodev "$TRACEFS" || return
+	: >"$BATS_TEST_TMPDIR/kprobes"
+	echo 'p:qfd/qwrite ubifs:ubifs_quota_write' >>"$TRACEFS/kprobe_events" || return
+	echo 'p:qfd/qnodes ubifs:ubifs_jnl_write_blocks' >>"$TRACEFS/kprobe_events" || return
+	: >"$TRACEFS/trace"
+	echo 1 >"$TRACEFS/events/qfd/enable"
+}
+
+kprobe_count() {
+	grep -c " $1: " "$TRACEFS/trace" || true
+}
+
+kprobes_off() {
+	echo 0 >"$TRACEFS/events/qfd/enable" || true
+	echo '-:qfd/qwrite' >>"$TRACEFS/kprobe_events" || true
+	echo '-:qfd/qnodes' >>"$TRACEFS/kprobe_events" || true
+	rm -f -- "$BATS_TEST_TMPDIR/kprobes"
 }
 
 # The quotactl_fd client, workload and checker (Python: ctypes reaches the
@@ -2005,4 +2036,45 @@ stock_ko() {
 	[ "$(jfield "$output" bhard)" -eq "$(jfield "$u2" bhard)" ]
 	[ "$(jfield "$output" ihard)" -eq "$(jfield "$u2" ihard)" ]
 	[ "$(uq q getinfo "$MNT" g)" = "$ig" ]
+}
+
+# Every id's entry used to be rewritten at every quota mount, a 4 KiB data
+# node each (issue 35, flash wear). Ids with limits, one of them past its
+# soft limits with its grace times running: a mount that finds the usage
+# the file holds must leave every entry as it is.
+@test "a quota mount of an unchanged volume writes no quota node" {
+	quota_fs
+	seed
+	uq q set "$MNT" u 2001 0 10000000 0 1000
+	uq q set "$MNT" u 2002 4096 0 1 0
+	uq q set "$MNT" g 3003 4096 0 1 0
+	run uq workload "$MNT" "$SEED" 60 "${OWNERS[@]}"
+	echo "$output"
+	write_as 2002 "$MNT/over" 8192 3003
+	touch_as 2002 3003 "$MNT/over2"
+	check_usage
+	local u2 g3
+	u2=$(uq q get "$MNT" u 2002)
+	g3=$(uq q get "$MNT" g 3003)
+	echo "before: $u2 $g3"
+	[ "$(jfield "$u2" btime)" -gt 0 ]
+	[ "$(jfield "$u2" itime)" -gt 0 ]
+	fs_umount uq
+	kprobes_on
+	fs_mount uq
+	local writes nodes
+	writes=$(kprobe_count qwrite)
+	nodes=$(kprobe_count qnodes)
+	kprobes_off
+	echo "quota file writes: $writes, node groups: $nodes"
+	[ "$writes" -eq 0 ]
+	[ "$nodes" -eq 0 ]
+	check_usage
+	[ "$(uq q get "$MNT" u 2002)" = "$u2" ]
+	[ "$(uq q get "$MNT" g 3003)" = "$g3" ]
+	# What changes is still written: usage exact after the next mount
+	write_as 2001 "$MNT/more" 16384 2001
+	rm -f -- "$MNT/over"
+	fs_remount uq
+	check_usage
 }
