@@ -2083,12 +2083,24 @@ stock_ko() {
 	fs_umount uq
 	kprobes_on
 	counted_mount uq
-	kprobes_off
 	[ "$QWRITES" -eq 0 ]
 	[ "$QNODES" -eq 0 ]
 	check_usage
 	[ "$(uq q get "$MNT" u 2002)" = "$u2" ]
 	[ "$(uq q get "$MNT" g 3003)" = "$g3" ]
+	# The same when the usage is walked (a re-mount read-write always
+	# walks; after a clean unmount a mount may use the stored usage)
+	fs_remount_ro uq
+	kprobes_reset
+	fs_remount_rw uq
+	local walked
+	walked=$(kprobe_count walk)
+	echo "remount,rw: walk $walked inodes, $(kprobe_count qwrite) quota file writes, $(kprobe_count qnodes) quota node groups"
+	[ "$walked" -gt 0 ]
+	[ "$(kprobe_count qwrite)" -eq 0 ]
+	[ "$(kprobe_count qnodes)" -eq 0 ]
+	kprobes_off
+	[ "$(uq q get "$MNT" u 2002)" = "$u2" ]
 	# What changes is still written: usage exact after the next mount
 	write_as 2001 "$MNT/more" 16384 2001
 	rm -f -- "$MNT/over"
