@@ -195,6 +195,8 @@ PY
 	done
 done
 
+# the rounds as taken, for the spread: "N KIND SECONDS [BYTES QNODES]"
+sed 's/^/# /' "$RES"
 echo "# $ME: $(uname -r), module $(basename "$(dirname "${QFD_BENCH_KO:-?}")")/ubifs.ko, $REPS rounds, medians; host load ${QFD_BENCH_HOST_LOAD:-?}"
 awk "$BENCH_AWK_MEDIAN"'
 	{ n = $1; k = $2; c[n, k]++; t[n SUBSEP k, c[n, k]] = $3
