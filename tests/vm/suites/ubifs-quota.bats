@@ -91,6 +91,8 @@ setup() {
 }
 
 teardown() {
+	# The flash wear tests' kprobe events
+	[[ ! -f $BATS_TEST_TMPDIR/kprobes ]] || kprobes_off
 	# The sync test's fault injector and write-back period
 	[[ ! -d /sys/module/ubifs_qfail ]] || rmmod ubifs_qfail || true
 	# The quota_v2 test's modprobe rule: quota_v2 loadable again
@@ -133,6 +135,56 @@ bounded() {
 	echo "hung for ${secs} s: $*"
 	: >"$BATS_FILE_TMPDIR/hung"
 	return 1
+}
+
+# kprobes_on: from now on, count the calls of the patched module's
+# ubifs_quota_write() (every write of the quota core to a quota file),
+# ubifs_jnl_write_blocks() (the journal write of a quota file change, the
+# one way quota file nodes reach the flash but for a new file's header)
+# and ubifs_tnc_next_ino() (one call per inode of the usage walk at mount),
+# through kprobe events of tracefs (CONFIG_KPROBE_EVENTS, on in Debian's
+# kernels; the probes name the module, so they wait for it if it is not
+# loaded). kprobe_count EVENT: how many calls of EVENT (qwrite, qnodes or
+# walk) there were since kprobes_on or kprobes_reset. kprobes_off: remove
+# the events (teardown does it if the test did not).
+TRACEFS=/sys/kernel/tracing
+kprobes_on() {
+	[[ -e $TRACEFS/kprobe_events ]] || mount -t tracefs nodev "$TRACEFS" || return
+	: >"$BATS_TEST_TMPDIR/kprobes"
+	echo 'p:qfd/qwrite ubifs:ubifs_quota_write' >>"$TRACEFS/kprobe_events" || return
+	echo 'p:qfd/qnodes ubifs:ubifs_jnl_write_blocks' >>"$TRACEFS/kprobe_events" || return
+	echo 'p:qfd/walk ubifs:ubifs_tnc_next_ino' >>"$TRACEFS/kprobe_events" || return
+	echo 1 >"$TRACEFS/events/qfd/enable" || return
+	kprobes_reset
+}
+
+kprobes_reset() {
+	: >"$TRACEFS/trace"
+}
+
+kprobe_count() {
+	grep -c " $1: " "$TRACEFS/trace" || true
+}
+
+kprobes_off() {
+	local e
+	echo 0 >"$TRACEFS/events/qfd/enable" || true
+	for e in qwrite qnodes walk; do
+		echo "-:qfd/$e" >>"$TRACEFS/kprobe_events" || true
+	done
+	rm -f -- "$BATS_TEST_TMPDIR/kprobes"
+}
+
+# counted_mount NAME [OPTS]: mount, and set WALKED, QWRITES and QNODES to
+# the calls the kprobes counted during the mount (kprobes_on first).
+counted_mount() {
+	kprobes_reset
+	fs_mount "$@" || return
+	WALKED=$(kprobe_count walk)
+	QWRITES=$(kprobe_count qwrite)
+	QNODES=$(kprobe_count qnodes)
+	dmesg | grep QFDDBG | tail -n 12
+	echo "mount: walk $WALKED inodes, $QWRITES quota file writes, $QNODES quota node groups"
 }
 
 # The quotactl_fd client, workload and checker (Python: ctypes reaches the
@@ -2082,4 +2134,154 @@ quota_flags() {
 	[ "$(jfield "$output" bhard)" -eq "$(jfield "$u2" bhard)" ]
 	[ "$(jfield "$output" ihard)" -eq "$(jfield "$u2" ihard)" ]
 	[ "$(uq q getinfo "$MNT" g)" = "$ig" ]
+}
+
+# Every id's entry used to be rewritten at every quota mount, a 4 KiB data
+# node each (issue 35, flash wear). Ids with limits, one of them past its
+# soft limits with its grace times running: a mount that finds the usage
+# the file holds must leave every entry as it is.
+@test "a quota mount of an unchanged volume writes no quota node" {
+	quota_fs
+	seed
+	uq q set "$MNT" u 2001 0 10000000 0 1000
+	uq q set "$MNT" u 2002 4096 0 1 0
+	uq q set "$MNT" g 3003 4096 0 1 0
+	run uq workload "$MNT" "$SEED" 60 "${OWNERS[@]}"
+	echo "$output"
+	write_as 2002 "$MNT/over" 8192 3003
+	touch_as 2002 3003 "$MNT/over2"
+	check_usage
+	local u2 g3
+	u2=$(uq q get "$MNT" u 2002)
+	g3=$(uq q get "$MNT" g 3003)
+	echo "before: $u2 $g3"
+	[ "$(jfield "$u2" btime)" -gt 0 ]
+	[ "$(jfield "$u2" itime)" -gt 0 ]
+	fs_umount uq
+	kprobes_on
+	counted_mount uq
+	[ "$QWRITES" -eq 0 ]
+	[ "$QNODES" -eq 0 ]
+	check_usage
+	[ "$(uq q get "$MNT" u 2002)" = "$u2" ]
+	[ "$(uq q get "$MNT" g 3003)" = "$g3" ]
+	# The same when the usage is walked (a re-mount read-write always
+	# walks; after a clean unmount a mount may use the stored usage)
+	fs_remount_ro uq
+	kprobes_reset
+	fs_remount_rw uq
+	local walked
+	walked=$(kprobe_count walk)
+	echo "remount,rw: walk $walked inodes, $(kprobe_count qwrite) quota file writes, $(kprobe_count qnodes) quota node groups"
+	[ "$walked" -gt 0 ]
+	[ "$(kprobe_count qwrite)" -eq 0 ]
+	[ "$(kprobe_count qnodes)" -eq 0 ]
+	kprobes_off
+	[ "$(uq q get "$MNT" u 2002)" = "$u2" ]
+	# What changes is still written: usage exact after the next mount
+	write_as 2001 "$MNT/more" 16384 2001
+	rm -f -- "$MNT/over"
+	fs_remount uq
+	check_usage
+}
+
+# A clean unmount marks the usage it wrote exact, keyed to the master node
+# it writes next; the next quota mount uses it instead of walking every
+# inode, unless anything was written since. Here: an unclean unmount, made
+# the same way every time with UBIFS's debugfs ro_error (what a power cut
+# right then would leave: the master node of the mount, files written and
+# synced, usage changes still in memory only).
+@test "after a clean unmount the quota mount does not walk the index; after an unclean one it does" {
+	quota_fs
+	seed
+	local dbg=/sys/kernel/debug/ubifs
+	[[ -d $dbg ]] || mount -t debugfs none /sys/kernel/debug || true
+	uq q set "$MNT" u 2002 1000000 2000000 100 200
+	run uq workload "$MNT" "$SEED" 60 "${OWNERS[@]}"
+	echo "$output"
+	check_usage
+	kprobes_on
+	fs_umount uq
+	counted_mount uq
+	[ "$WALKED" -eq 0 ]
+	[ "$QNODES" -eq 0 ]
+	check_usage
+	# Changes while mounted are counted and written back at unmount
+	run uq workload "$MNT" "$((SEED + 1))" 40 "${OWNERS[@]}"
+	check_usage
+	fs_umount uq
+	counted_mount uq
+	[ "$WALKED" -eq 0 ]
+	check_usage
+	# Re-mount read-only marks it too; read-write again walks: that
+	# mount wrote a master node after the mark
+	fs_remount_ro uq
+	fs_remount_rw uq
+	check_usage
+	fs_umount uq
+	counted_mount uq
+	[ "$WALKED" -eq 0 ]
+	# Unclean: a file on the flash whose charge is not in the quota file
+	[[ -e $dbg/ubi0_0/ro_error ]] || skip "no UBIFS debugfs ro_error in this kernel"
+	write_as 2001 "$MNT/late" 65536 2001
+	echo 1 >"$dbg/ubi0_0/ro_error"
+	fs_umount uq || true
+	counted_mount uq
+	[ "$WALKED" -gt 0 ]
+	check_usage
+	# and the clean unmount after it is trusted again
+	fs_umount uq
+	counted_mount uq
+	[ "$WALKED" -eq 0 ]
+	check_usage
+	kprobes_off
+}
+
+# A kernel without quota support never touches the quota files: the usage
+# they hold is stale once it changed files. Its read-write mount leaves a
+# master node after the mark, so the next quota mount walks; a read-only
+# mount writes nothing, and the stored usage stays right.
+@test "after the stock module mounted read-write the quota mount walks the index, after read-only it does not" {
+	local stock
+	stock=$(ubifs_stock_ko) || skip "no stock ubifs.ko for $(uname -r) in ${QFD_CACHE:-/var/cache/qfd}"
+	quota_fs
+	seed
+	run uq workload "$MNT" "$SEED" 60 "${OWNERS[@]}"
+	check_usage
+	fs_umount uq
+
+	rmmod ubifs
+	insmod "$stock"
+	local rc=0
+	fs_mount uq ro || rc=1
+	fs_umount uq || rc=1
+	rmmod ubifs
+	modprobe ubifs
+	[ "$rc" -eq 0 ]
+	# (the probes are on the patched module only while it is loaded)
+	kprobes_on
+	counted_mount uq "$MOUNT_OPTS"
+	kprobes_off
+	[ "$WALKED" -eq 0 ]
+	check_usage
+	fs_umount uq
+
+	rmmod ubifs
+	insmod "$stock"
+	fs_mount uq defaults || rc=1
+	# New files, a chown, a deletion: all uncounted
+	write_as 2001 "$MNT/stock1" 65536 2001 || rc=1
+	touch_as 2004 3003 "$MNT/stock2" "$MNT/stock3" || rc=1
+	chown 2003:2003 "$MNT/stock3" || rc=1
+	run uq workload "$MNT" "$((SEED + 1))" 40 "${OWNERS[@]}"
+	[ "$status" -eq 0 ] || rc=1
+	fs_umount uq || rc=1
+	rmmod ubifs
+	modprobe ubifs
+	[ "$rc" -eq 0 ]
+	kprobes_on
+	counted_mount uq "$MOUNT_OPTS"
+	kprobes_off
+	[ "$WALKED" -gt 0 ]
+	check_usage
 }
