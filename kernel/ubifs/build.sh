@@ -188,10 +188,12 @@ if [[ ! -f $top/root/.done ]]; then
 	touch "$top/root/.done"
 fi
 
-# Source: only fs/ubifs and checkpatch (with its data files) from the
-# 140 MB tarball.
+# Source: only fs/ubifs, its documentation (the series describes its mount
+# options there) and checkpatch (with its data files) from the 140 MB
+# tarball.  A tree unpacked before the documentation was wanted is
+# unpacked again.
 src=$top/source
-if [[ ! -f $src/.done ]]; then
+if [[ ! -f $src/.done || ! -f $src/Documentation/filesystems/ubifs.rst ]]; then
 	rm -rf "$src"
 	note "unpacking fs/ubifs from linux-source-$series_ver"
 	tarball=$(qfd_ksource "$series_ver" "$debver") ||
@@ -199,6 +201,7 @@ if [[ ! -f $src/.done ]]; then
 	mkdir -p "$src"
 	tar -C "$src" --strip-components=1 -xJf "$tarball" \
 		"linux-source-$series_ver/fs/ubifs" \
+		"linux-source-$series_ver/Documentation/filesystems/ubifs.rst" \
 		"linux-source-$series_ver/scripts/checkpatch.pl" \
 		"linux-source-$series_ver/scripts/spelling.txt" \
 		"linux-source-$series_ver/scripts/const_structs.checkpatch"
@@ -229,7 +232,7 @@ apply_series() {
 apply_check() {
 	local tmp
 	tmp=$(mktemp -d)
-	cp -a "$src/fs" "$tmp/"
+	cp -a "$src/fs" "$src/Documentation" "$tmp/"
 	if ! apply_series "$tmp"; then
 		rm -rf "$tmp"
 		die "the series does not apply to fs/ubifs of $debver"
@@ -348,7 +351,7 @@ apply_check
 build=$top/build
 rm -rf "$build"
 mkdir -p "$build"
-cp -a "$src/fs" "$build/"
+cp -a "$src/fs" "$src/Documentation" "$build/"
 apply_series "$build" || die "applying the series failed"
 
 note "building ubifs.ko against linux-headers-$abi"
