@@ -199,20 +199,36 @@ time (Debian sid's mtd-utils, Debian's kernels).
 EOF
 }
 
+# bad WHAT: a usage error, one line, exit 2
+bad() {
+	echo "$ME: $* (--help)" >&2
+	exit 2
+}
+
 kernels=()
 ko=
 fsck=
 while (($#)); do
 	case $1 in
 	--kernel) kernels+=("${2:?--kernel needs 6.1 or 6.12}"); shift 2 ;;
-	--ko) ko=$(realpath -e "${2:?--ko needs a module}"); shift 2 ;;
-	--fsck) fsck=$(realpath -e "${2:?--fsck needs a program}"); shift 2 ;;
+	--ko)
+		ko=$(realpath -e -- "${2:?--ko needs a module}" 2>/dev/null) ||
+			bad "--ko: no such module: $2"
+		shift 2 ;;
+	--fsck)
+		fsck=$(realpath -e -- "${2:?--fsck needs a program}" 2>/dev/null) ||
+			bad "--fsck: no such program: $2"
+		[[ -x $fsck ]] || bad "--fsck: $2 is not executable"
+		shift 2 ;;
 	-h | --help) usage; exit 0 ;;
-	*) usage >&2; exit 2 ;;
+	*) bad "unknown argument '$1'" ;;
 	esac
 done
 ((${#kernels[@]})) || kernels=(6.1 6.12)
-[[ -z $ko ]] || ((${#kernels[@]} == 1)) || die "--ko goes with one --kernel"
+[[ -z $ko ]] || ((${#kernels[@]} == 1)) || bad "--ko goes with one --kernel"
+for k in "${kernels[@]}"; do
+	[[ $k == 6.1 || $k == 6.12 ]] || bad "no series for kernel '$k': 6.1 or 6.12"
+done
 
 # shellcheck source=../lib.bash
 . "$TOP/kernel/lib.bash"
@@ -241,7 +257,6 @@ for k in "${kernels[@]}"; do
 		case $k in
 		6.1) m=$("$HERE/build.sh" -q) ;;
 		6.12) m=$("$HERE/build.sh" --kernel 6.12 -q) ;;
-		*) die "no series for kernel '$k' (6.1 or 6.12)" ;;
 		esac
 	fi
 	table "$k" "$m"

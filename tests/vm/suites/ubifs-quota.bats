@@ -53,6 +53,12 @@ quota_fs() {
 	MNT=$(fs_ubifs uq -o "$MOUNT_OPTS")
 }
 
+# debugfs_on: UBIFS's debugfs files (/sys/kernel/debug/ubifs: chk_fs,
+# ubiX_Y/tst_recovery, ro_error) reachable, debugfs mounted if it is not
+debugfs_on() {
+	[[ -d /sys/kernel/debug/ubifs ]] || mount -t debugfs none /sys/kernel/debug || true
+}
+
 check_usage() {
 	run uq check "$MNT"
 	echo "$output"
@@ -1371,7 +1377,7 @@ else:
 	need_qfail
 	local ko=$QFD_UBIFS_QFAIL_KO par=/sys/module/ubifs_qfail/parameters
 	local dbg=/sys/kernel/debug/ubifs
-	[[ -d $dbg ]] || mount -t debugfs none /sys/kernel/debug || true
+	debugfs_on
 	quota_fs
 	local ro wb want sum rc failed0 failed
 	ro=$(echo "$dbg"/ubi0_*/ro_error)
@@ -1722,7 +1728,7 @@ for i, e in sorted(json.load(sys.stdin).items(), key=lambda kv: int(kv[0])):
 	local rounds=${QFD_UBIFS_CUT_ROUNDS:-3} cuts=0 again=0
 	local batch=$BATS_TEST_TMPDIR/limits
 	quota_fs
-	[[ -d $dbg ]] || mount -t debugfs none /sys/kernel/debug || true
+	debugfs_on
 	[[ -e $dbg/ubi0_0/tst_recovery ]] || skip "no UBIFS power-cut emulation (debugfs) in this kernel"
 	# 2,400 users behind references 0 and 2 of the root, 50 behind 1,
 	# which the tear cuts off
@@ -1989,7 +1995,7 @@ sys.exit(libc.renameat2(-100, sys.argv[1].encode(), -100, sys.argv[2].encode(), 
 	quota_fs
 	seed
 	local dbg=/sys/kernel/debug/ubifs
-	[[ -d $dbg ]] || mount -t debugfs none /sys/kernel/debug || true
+	debugfs_on
 	[[ -e $dbg/ubi0_0/tst_recovery ]] || skip "no UBIFS power-cut emulation (debugfs) in this kernel"
 	uq q set "$MNT" u 2001 0 10000000 0 1000
 	uq q set "$MNT" g 3003 5000000 6000000 500 600
@@ -2028,7 +2034,7 @@ sys.exit(libc.renameat2(-100, sys.argv[1].encode(), -100, sys.argv[2].encode(), 
 	quota_fs
 	seed
 	local dbg=/sys/kernel/debug/ubifs r cuts=0 rounds=${QFD_UBIFS_CUT_ROUNDS:-3}
-	[[ -d $dbg ]] || mount -t debugfs none /sys/kernel/debug || true
+	debugfs_on
 	[[ -e $dbg/ubi0_0/tst_recovery ]] || skip "no UBIFS power-cut emulation (debugfs) in this kernel"
 	for ((r = 0; r < rounds; r++)); do
 		echo 1 >"$dbg/ubi0_0/tst_recovery"
@@ -2085,7 +2091,8 @@ quota_flags() {
 	# UBIFS's own full check (debugfs chk_fs) counts every inode's
 	# directory entries against its links: it spares flagged quota files
 	local chk=/sys/kernel/debug/ubifs/chk_fs
-	[[ -e $chk ]] || return 0
+	debugfs_on
+	[ -e "$chk" ]
 	echo 1 >"$chk"
 	run fs_mount uq
 	echo 0 >"$chk"
@@ -2195,7 +2202,7 @@ quota_flags() {
 	quota_fs
 	seed
 	local dbg=/sys/kernel/debug/ubifs
-	[[ -d $dbg ]] || mount -t debugfs none /sys/kernel/debug || true
+	debugfs_on
 	uq q set "$MNT" u 2002 1000000 2000000 100 200
 	run uq workload "$MNT" "$SEED" 60 "${OWNERS[@]}"
 	echo "$output"
