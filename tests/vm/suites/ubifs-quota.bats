@@ -53,6 +53,17 @@ quota_fs() {
 	MNT=$(fs_ubifs uq -o "$MOUNT_OPTS")
 }
 
+# ubifs_module KO|patched: the ubifs module reloaded, as the module file KO
+# (the stock one, ubifs_stock_ko) or as the patched one modprobe finds
+ubifs_module() {
+	rmmod ubifs || return
+	if [[ $1 == patched ]]; then
+		modprobe ubifs
+	else
+		insmod "$1"
+	fi
+}
+
 # debugfs_on: UBIFS's debugfs files (/sys/kernel/debug/ubifs: chk_fs,
 # ubiX_Y/tst_recovery, ro_error) reachable, debugfs mounted if it is not
 debugfs_on() {
@@ -189,7 +200,6 @@ counted_mount() {
 	WALKED=$(kprobe_count walk)
 	QWRITES=$(kprobe_count qwrite)
 	QNODES=$(kprobe_count qnodes)
-	dmesg | grep QFDDBG | tail -n 12
 	echo "mount: walk $WALKED inodes, $QWRITES quota file writes, $QNODES quota node groups"
 }
 
@@ -2118,8 +2128,7 @@ quota_flags() {
 	fs_umount uq
 
 	# The same flash under the unpatched module: mounts, works, no quota
-	rmmod ubifs
-	insmod "$stock"
+	ubifs_module "$stock"
 	run fs_mount uq defaults
 	local rc=$status
 	if ((rc == 0)); then
@@ -2130,8 +2139,7 @@ quota_flags() {
 		[ "$status" -eq 0 ] || rc=1
 		fs_umount uq || rc=1
 	fi
-	rmmod ubifs
-	modprobe ubifs
+	ubifs_module patched
 	[ "$rc" -eq 0 ]
 
 	# Back under the patched module: limits kept, usage exact again
@@ -2257,13 +2265,11 @@ quota_flags() {
 	check_usage
 	fs_umount uq
 
-	rmmod ubifs
-	insmod "$stock"
+	ubifs_module "$stock"
 	local rc=0
 	fs_mount uq ro || rc=1
 	fs_umount uq || rc=1
-	rmmod ubifs
-	modprobe ubifs
+	ubifs_module patched
 	[ "$rc" -eq 0 ]
 	# (the probes are on the patched module only while it is loaded)
 	kprobes_on
@@ -2273,8 +2279,7 @@ quota_flags() {
 	check_usage
 	fs_umount uq
 
-	rmmod ubifs
-	insmod "$stock"
+	ubifs_module "$stock"
 	fs_mount uq defaults || rc=1
 	# New files, a chown, a deletion: all uncounted
 	write_as 2001 "$MNT/stock1" 65536 2001 || rc=1
@@ -2283,8 +2288,7 @@ quota_flags() {
 	run uq workload "$MNT" "$((SEED + 1))" 40 "${OWNERS[@]}"
 	[ "$status" -eq 0 ] || rc=1
 	fs_umount uq || rc=1
-	rmmod ubifs
-	modprobe ubifs
+	ubifs_module patched
 	[ "$rc" -eq 0 ]
 	kprobes_on
 	counted_mount uq "$MOUNT_OPTS"
