@@ -393,7 +393,7 @@ each_prefix() {
 			echo "$ME: $name: builds without warnings" >&2
 		fi
 		out=$(perl "$src/scripts/checkpatch.pl" --no-tree -q "$p" 2>&1) || true
-		grep -A1 '^\(ERROR\|WARNING\):' <<<"$out" >&2 || true
+		grep -v -e '^total:' -e '^$' <<<"$out" >&2 || true
 		grep -q '^ERROR:' <<<"$out" && bad=1
 		echo "$ME: $name: checkpatch $(grep -o 'total: .*' <<<"$out" || echo clean)" >&2
 	done
