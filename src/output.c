@@ -1,6 +1,8 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Column tables through libsmartcols, as lsblk(8) and findmnt(8) print them.
+ * Column tables as lsblk(8) and findmnt(8) print them: through libsmartcols
+ * on a terminal, where it fits them to the width; off one, the same lines
+ * printed here (plain_table).
  */
 #include <ctype.h>
 #include <err.h>
@@ -35,10 +37,11 @@
  * Machine formats are written row by row as they come, so a report of a
  * million ids needs no more memory than one of ten.  A table for people
  * must know its column widths first: its rows are kept as typed values (8
- * bytes a cell, not libsmartcols' formatted cells), measured in screen
- * cells, and handed to libsmartcols in chunks with those widths fixed
- * (add_columns), so that a 100,000-row report never holds 100,000 rows of
- * libsmartcols cells and still lines up from the first row to the last.
+ * bytes a cell, not libsmartcols' formatted cells) and measured in screen
+ * cells; then printed a line at a time off a terminal, or on one handed to
+ * libsmartcols in chunks with those widths fixed (add_columns), so that a
+ * 100,000-row report never holds 100,000 rows of libsmartcols cells and
+ * still lines up from the first row to the last.
  */
 /*
  * A stored cell.  A stored row is stride of them, then one whose u has bit
@@ -534,7 +537,8 @@ static bool line_room(struct qfd_line *l, size_t n)
 
 static void line_put(struct qfd_line *l, const char *s, size_t n)
 {
-	if (!line_room(l, n))
+	/* n 0 with nothing allocated yet: memcpy() must not see NULL */
+	if (!n || !line_room(l, n))
 		return;
 	memcpy(l->s + l->len, s, n);
 	l->len += n;
@@ -842,48 +846,58 @@ static void load_row(const struct qfd_out *out, size_t r, struct qfd_val *v)
 }
 
 /*
- * The cells s takes on screen once libsmartcols has printed it.  Its own
- * count (mbs_safe_width) is not exported, so this follows it: wcwidth()
- * of a printable character; 4 cells ("\\xHH") for each byte of a control,
- * unprintable or invalid sequence and for a backslash that starts "\\x",
- * which libsmartcols encodes that way.  A byte count would make "ü" two
- * cells and "名" three.
+ * s as libsmartcols prints a cell (util-linux's mbs_safe_encode_to_buffer,
+ * which it does not export): a printable character as it is; each byte of
+ * a control, an unprintable or invalid sequence, and a backslash that
+ * starts "\x", as "\xHH".  Appended to l unless l is NULL.  Returns the
+ * cells it takes on screen: wcwidth() of a printable character, 4 for each
+ * "\xHH" (a byte count would make "ü" two cells and "名" three).
  */
-static size_t cell_width(const char *s)
+static size_t cell_text(const char *s, struct qfd_line *l)
 {
 	mbstate_t st;
-	size_t w = 0;
+	size_t w = 0, i;
 
 	/* printable ASCII, what nearly every name is: a cell a byte */
 	while ((unsigned char)s[w] >= 0x20 && (unsigned char)s[w] < 0x7f &&
 	       s[w] != '\\')
 		w++;
-	if (!s[w])
-		return w;
-	w = 0;
+	if (l)
+		line_put(l, s, w);
+	s += w;
 	memset(&st, 0, sizeof(st));
 	while (*s) {
-		size_t len;
+		size_t len = 1, hex = 1;	/* bytes, and how many as \xHH */
+		int x = 1;
 		wchar_t wc;
-		int x;
 
-		if ((s[0] == '\\' && s[1] == 'x') || iscntrl((unsigned char)*s)) {
-			w += 4;
-			s++;
-			continue;
+		if (!(s[0] == '\\' && s[1] == 'x') && !iscntrl((unsigned char)*s)) {
+			len = mbrtowc(&wc, s, MB_CUR_MAX, &st);
+			if (len == (size_t)-1 || len == (size_t)-2) {
+				/* no character here: maybe a printable byte */
+				memset(&st, 0, sizeof(st));
+				len = 1;
+				hex = !isprint((unsigned char)*s);
+			} else if (iswprint(wc)) {
+				hex = 0;
+				x = wcwidth(wc) < 0 ? 0 : wcwidth(wc);
+			} else {
+				hex = len;
+			}
 		}
-		len = mbrtowc(&wc, s, MB_CUR_MAX, &st);
-		if (len == (size_t)-1 || len == (size_t)-2) {
-			w += isprint((unsigned char)*s) ? 1 : 4;
-			memset(&st, 0, sizeof(st));
-			s++;
-			continue;
-		}
-		x = iswprint(wc) ? wcwidth(wc) : -1;
-		w += x < 0 ? 4 * len : (size_t)x;
+		for (i = 0; l && i < hex; i++)
+			line_hex(l, "\\x", (unsigned char)s[i]);
+		if (l && !hex)
+			line_put(l, s, len);
+		w += hex ? 4 * hex : (size_t)x;
 		s += len;
 	}
 	return w;
+}
+
+static size_t cell_width(const char *s)
+{
+	return cell_text(s, NULL);
 }
 
 /*
@@ -948,24 +962,97 @@ static int add_columns(struct libscols_table *tb, const struct qfd_out *out,
 	return 0;
 }
 
-static int print_table(struct qfd_out *out)
+/*
+ * Off a terminal nothing is cut or wrapped and every width is fixed by
+ * measure(), so the lines libsmartcols would print are known: qfd prints
+ * them itself.  libsmartcols copies, measures and encodes each cell again
+ * and pads it a space at a time; that was 83% of a 20,000-row table's
+ * instructions (bench/README), against the 1.3x (ext4) and 2.5x (XFS) of
+ * the raw kernel loop a report should take.  tests/unit/table-test holds
+ * the two printers to the same bytes.
+ */
+bool qfd_out_via_scols;
+
+/*
+ * One cell as libsmartcols prints it where nothing is cut: a right-aligned
+ * one padded before, others after, the last column padded only when
+ * right-aligned, one space after every other.  Text that takes no cells
+ * (only zero-width characters) is left out, as libsmartcols leaves it.
+ */
+static void plain_cell(struct qfd_line *l, const char *s, size_t width,
+		       bool right, bool last)
+{
+	size_t start = l->len, w = s ? cell_text(s, l) : 0, pad;
+
+	if (!w)
+		l->len = start;
+	pad = width > w ? width - w : 0;
+	if (w && right && pad) {
+		if (!line_room(l, pad))
+			return;
+		memmove(l->s + start + pad, l->s + start, l->len - start);
+		memset(l->s + start, ' ', pad);
+		l->len += pad;
+		pad = 0;
+	}
+	if (last)
+		return;
+	while (pad--)
+		line_putc(l, ' ');
+	line_putc(l, ' ');
+}
+
+/* A heading (vals NULL) or a row of the table, written with one fwrite. */
+static int plain_line(struct qfd_out *out, const struct qfd_val *vals,
+		      const size_t *width)
+{
+	struct qfd_line *l = &out->line;
+	size_t i;
+
+	l->len = 0;
+	for (i = 0; i < out->nshown; i++) {
+		const struct qfd_col *c = &out->cols[out->shown[i]];
+		char buf[QFD_FMT_LEN];
+		const char *s = vals ? format_cell(out, c, &vals[i], buf) : c->name;
+
+		plain_cell(l, s, width[i], c->flags & SCOLS_FL_RIGHT,
+			   i + 1 == out->nshown);
+	}
+	line_putc(l, '\n');
+	if (l->failed)
+		return -ENOMEM;
+	fwrite(l->s, 1, l->len, stdout);
+	return ferror(stdout) ? -EIO : 0;
+}
+
+static int plain_table(struct qfd_out *out, const size_t *width)
+{
+	struct qfd_val v[MAX_COLS + 1];
+	size_t r;
+	int rc = 0;
+
+	if (!out->o.noheadings)
+		rc = plain_line(out, NULL, width);
+	for (r = 0; r < out->nrows && !rc; r++) {
+		load_row(out, r, v);
+		rc = plain_line(out, v, width);
+	}
+	return rc;
+}
+
+/* On a terminal libsmartcols fits the table to its width. */
+static int scols_table(struct qfd_out *out, const size_t *width)
 {
 	struct libscols_table *tb = scols_new_table();
-	size_t width[MAX_COLS], i, r;
+	size_t i, r;
 	int rc;
 
 	if (!tb)
 		return -ENOMEM;
-	if (out->title)
-		printf("%s%s\n", out_titles++ ? "\n" : "", out->title);
-	/*
-	 * Piped into a file or a mail, a report is not cut to 80 columns;
-	 * on a terminal libsmartcols fits it to the width.
-	 */
+	/* in tests, off a terminal: never cut to 80 columns */
 	if (!isatty(STDOUT_FILENO))
 		scols_table_set_termforce(tb, SCOLS_TERMFORCE_NEVER);
 	scols_table_enable_noheadings(tb, out->o.noheadings);
-	measure(out, width);
 	rc = add_columns(tb, out, width);
 	for (r = 0; r < out->nrows && !rc; r++) {
 		struct libscols_line *ln = scols_table_new_line(tb, NULL);
@@ -992,6 +1079,22 @@ static int print_table(struct qfd_out *out)
 	}
 	scols_unref_table(tb);
 	return rc;
+}
+
+static int print_table(struct qfd_out *out)
+{
+	size_t width[MAX_COLS];
+
+	if (out->title)
+		printf("%s%s\n", out_titles++ ? "\n" : "", out->title);
+	measure(out, width);
+	/*
+	 * Piped into a file or a mail, a report is not cut to 80 columns;
+	 * on a terminal libsmartcols fits it to the width.
+	 */
+	if (isatty(STDOUT_FILENO) || qfd_out_via_scols)
+		return scols_table(out, width);
+	return plain_table(out, width);
 }
 
 static int cmp_rows(const void *a, const void *b, void *arg)

@@ -1,6 +1,6 @@
 /* SPDX-License-Identifier: GPL-2.0-or-later */
 /*
- * Tables for people and programs, through libsmartcols.
+ * Tables for people and programs: libsmartcols' on a terminal.
  *
  * A command describes its columns once (struct qfd_col); a row is an array
  * of typed values indexed like that description.  This file chooses the
@@ -159,5 +159,12 @@ void qfd_out_list_columns(const struct qfd_col *cols, size_t ncols);
 
 /* s as a JSON string, quoted and escaped as the -J output does it. */
 void qfd_json_string(const char *s, FILE *f);
+
+/*
+ * Off a terminal qfd prints a table's lines itself, as libsmartcols would
+ * print them; set, libsmartcols prints every table.  For
+ * tests/unit/table-test, which compares the two.
+ */
+extern bool qfd_out_via_scols;
 
 #endif

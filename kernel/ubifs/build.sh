@@ -38,8 +38,8 @@ qfd_release() {
 
 usage() {
 	cat <<EOF
-Usage: $ME [--kernel 6.1|6.12|testing] [--check] [--version DEBVER] [--patch FILE]...
-       [--force] [-q]
+Usage: $ME [--kernel 6.1|6.12|testing] [--check | --each] [--version DEBVER]
+       [--patch FILE]... [--force] [-q]
 
 Build ubifs.ko for Debian 12's 6.1 kernel with the UBIFS quota series
 ($PATCHES/*.patch) applied, and print the path of the module.
@@ -56,6 +56,11 @@ Build ubifs.ko for Debian 12's 6.1 kernel with the UBIFS quota series
   --check           only check that the series applies to the pristine
                     fs/ubifs and that checkpatch finds no errors; build
                     nothing
+  --each            apply the patches 0001..k for each k and build the
+                    module of every prefix (a compiler warning fails it),
+                    run checkpatch on each patch (an error fails it, its
+                    warnings are shown), and print one line per patch;
+                    keeps no module
   --version DEBVER  Debian version of linux-image-amd64 / linux-source-6.1
                     to build for (default: apt's candidate, e.g. 6.1.192-3)
   --patch FILE      apply FILE after the series: an experiment (the
@@ -96,6 +101,7 @@ note() {
 }
 
 check_only=0
+each=0
 extra=()
 force=0
 quiet=0
@@ -106,6 +112,7 @@ while (($#)); do
 	--kernel) kernel=${2:?--kernel needs a value}; shift 2 ;;
 	--kernel=*) kernel=${1#*=}; shift ;;
 	--check) check_only=1; shift ;;
+	--each) each=1; shift ;;
 	--patch) extra+=("$(realpath -e -- "${2:?--patch needs a file}")") || exit 2; shift 2 ;;
 	--force) force=1; shift ;;
 	--version) debver=${2:?--version needs a value}; shift 2 ;;
@@ -115,6 +122,11 @@ while (($#)); do
 	*) echo "$ME: unknown argument '$1'" >&2; usage >&2; exit 2 ;;
 	esac
 done
+
+if ((check_only && each)); then
+	echo "$ME: --check and --each exclude each other" >&2
+	exit 2
+fi
 
 case $kernel in
 6.1) ;;
@@ -127,9 +139,10 @@ esac
 
 # Tools, and the Debian packages that bring them
 need=(apt-get:apt dpkg:dpkg git:git xz:xz-utils flock:util-linux)
-if ((check_only)); then
+if ((check_only || each)); then
 	need+=(perl:perl)
-else
+fi
+if ((!check_only)); then
 	need+=(make:make gcc-12:gcc-12 strip:binutils)
 fi
 missing=()
@@ -332,7 +345,7 @@ stamp=$(cat "${series[@]}" "${qfail_src[@]}" "${BASH_SOURCE[0]}" | sha256sum | c
 outdir=$top/$stamp
 out=$outdir/ubifs.ko
 qfail=$outdir/ubifs_qfail.ko
-if ((!force)) && [[ -f $out && -f $qfail ]]; then
+if ((!force && !each)) && [[ -f $out && -f $qfail ]]; then
 	touch "$outdir"
 	note "up to date"
 	echo "$out"
@@ -421,7 +434,53 @@ elif [[ $kernel == testing ]]; then
 	host_tools
 fi
 
+# build_ubifs DIR LOG: kbuild on DIR/fs/ubifs with the options of Debian's
+# ubifs.ko, the output in LOG
+build_ubifs() {
+	make -C "$hdr" M="$1/fs/ubifs" -j"$(nproc)" "${kbuild_args[@]}" \
+		CONFIG_UBIFS_FS=m CONFIG_UBIFS_FS_XATTR=y CONFIG_UBIFS_FS_SECURITY=y \
+		CONFIG_UBIFS_FS_LZO=y CONFIG_UBIFS_FS_ZLIB=y CONFIG_UBIFS_FS_ZSTD=y \
+		CONFIG_UBIFS_FS_ADVANCED_COMPR=y modules >"$2" 2>&1
+}
+
+# each_prefix: --each. Every prefix of a series must build on its own
+# (bisection, and a maintainer taking only the first patches). The patches
+# go one by one into one tree, built after each: kbuild's dependency
+# files recompile exactly what a patch changed, so each build is that of
+# the prefix, and a warning is blamed on the patch that brought it.
+each_prefix() {
+	local dir=$top/each p name out bad=0
+	rm -rf "$dir"
+	mkdir -p "$dir"
+	cp -a "$src/fs" "$src/Documentation" "$dir/"
+	for p in "${series[@]}"; do
+		name=${p##*/}
+		(cd "$dir" && git apply "$p") || die "$name does not apply"
+		if ! build_ubifs "$dir" "$top/each-${name%%-*}.log"; then
+			tail -n 30 "$top/each-${name%%-*}.log" >&2
+			die "$name: the build fails (log: $top/each-${name%%-*}.log)"
+		fi
+		if grep 'warning:' "$top/each-${name%%-*}.log" >&2; then
+			bad=1
+			echo "$ME: $name: FAILED, the build warns" >&2
+		else
+			echo "$ME: $name: builds without warnings" >&2
+		fi
+		out=$(perl "$src/scripts/checkpatch.pl" --no-tree -q "$p" 2>&1) || true
+		grep -v -e '^total:' -e '^$' <<<"$out" >&2 || true
+		grep -q '^ERROR:' <<<"$out" && bad=1
+		echo "$ME: $name: checkpatch $(grep -o 'total: .*' <<<"$out" || echo clean)" >&2
+	done
+	rm -rf "$dir"
+	((bad == 0)) || die "a prefix warns or checkpatch found errors"
+	echo "$ME: every prefix of the ${#series[@]} patches builds for $abi" >&2
+}
+
 apply_check
+if ((each)); then
+	each_prefix
+	exit 0
+fi
 build=$top/build
 rm -rf "$build"
 mkdir -p "$build"
@@ -430,10 +489,7 @@ apply_series "$build" || die "applying the series failed"
 
 note "building ubifs.ko against linux-headers-$abi"
 log=$top/build.log
-if ! make -C "$hdr" M="$build/fs/ubifs" -j"$(nproc)" "${kbuild_args[@]}" \
-	CONFIG_UBIFS_FS=m CONFIG_UBIFS_FS_XATTR=y CONFIG_UBIFS_FS_SECURITY=y \
-	CONFIG_UBIFS_FS_LZO=y CONFIG_UBIFS_FS_ZLIB=y CONFIG_UBIFS_FS_ZSTD=y \
-	CONFIG_UBIFS_FS_ADVANCED_COMPR=y modules >"$log" 2>&1; then
+if ! build_ubifs "$build" "$log"; then
 	tail -n 30 "$log" >&2
 	die "build failed (full log: $log)"
 fi
