@@ -1,7 +1,8 @@
 #!/bin/bash
 # kernel/ubifs/build.sh: build Debian 12's UBIFS module with the quota patch
 # series in kernel/ubifs/patches, out of tree, against Debian's own headers.
-# With --kernel 6.12: Debian 13's, with kernel/ubifs/patches-6.12.
+# With --kernel 6.12: Debian 13's, with kernel/ubifs/patches-6.12; with
+# --kernel testing: Debian testing's (7.2), with kernel/ubifs/patches-7.2.
 #
 # It fetches (apt-get download, never installs) linux-source-6.1 and the
 # headers of the matching linux-image-amd64, unpacks them under the cache,
@@ -21,10 +22,23 @@ PATCHES=$HERE/patches
 # shellcheck source=../lib.bash
 . "$HERE/../lib.bash"
 CACHE=$(qfd_cache)/ubifs || { echo "$ME: error: cannot create the cache directory" >&2; exit 1; }
+# Debian testing is known here (and in tests/vm/run) only, not in
+# kernel/lib.bash: kernel/build-kernel.sh keys the cache of the project's
+# own kernels on the whole of lib.bash, so a line there would rebuild every
+# one of them.  "testing" is the suite, not a codename, as tests/vm/run
+# has it; 7.2 (the name linux-source-7.2 is fetched under) is testing's
+# too, for as long as testing carries 7.2 (checked below).
+eval "lib_$(declare -f qfd_release)"
+qfd_release() {
+	case $1 in
+	testing | 7.2) echo testing ;;
+	*) lib_qfd_release "$1" ;;
+	esac
+}
 
 usage() {
 	cat <<EOF
-Usage: $ME [--kernel 6.1|6.12] [--check | --each] [--version DEBVER]
+Usage: $ME [--kernel 6.1|6.12|testing] [--check | --each] [--version DEBVER]
        [--patch FILE]... [--force] [-q]
 
 Build ubifs.ko for Debian 12's 6.1 kernel with the UBIFS quota series
@@ -34,6 +48,11 @@ Build ubifs.ko for Debian 12's 6.1 kernel with the UBIFS quota series
                     series in $HERE/patches-6.12 (packages from trixie,
                     through a private apt configuration in
                     \$QFD_CACHE/apt-trixie; the host's apt is untouched)
+  --kernel testing  build for Debian testing's kernel (7.2.x+deb14, the
+                    one tests/vm/run --kernel testing boots; "7.2" says
+                    the same), with the series in $HERE/patches-7.2
+                    (packages through \$QFD_CACHE/apt-testing); fails
+                    once testing has moved past 7.2
   --check           only check that the series applies to the pristine
                     fs/ubifs and that checkpatch finds no errors; build
                     nothing
@@ -61,9 +80,11 @@ recently used builds of an ABI are kept.
 
 Needs: apt-get, dpkg, gcc-12, make, libc6-dev, binutils, xz-utils, git,
 libelf1, libssl3 (for the prebuilt kbuild tools) and perl (checkpatch).
-For 6.12 also libelf-dev when Debian 13's prebuilt objtool
+For 6.12 and testing also libelf-dev when their prebuilt objtool
 and modpost need a newer glibc than the host's (they are then rebuilt from
-the source); gcc-14 is used if present, gcc-12 otherwise.
+the source); for 6.12 gcc-14 is used if present, gcc-12 otherwise; for
+testing (made with gcc-16) gcc-12, with the settings described in this
+script's comments.
 Exit status: 0 on success, 1 on any failure, 2 on usage errors.
 EOF
 }
@@ -110,7 +131,10 @@ fi
 case $kernel in
 6.1) ;;
 6.12) PATCHES=$HERE/patches-6.12 ;;
-*) echo "$ME: --kernel: 6.1 or 6.12, not '$kernel'" >&2; exit 2 ;;
+# "testing", as tests/vm/run and tests/vm/matrix name that kernel, so the
+# same word passes through; the series is named by the version it is for.
+testing | 7.2) kernel=testing PATCHES=$HERE/patches-7.2 ;;
+*) echo "$ME: --kernel: 6.1, 6.12 or testing, not '$kernel'" >&2; exit 2 ;;
 esac
 
 # Tools, and the Debian packages that bring them
@@ -166,6 +190,12 @@ if [[ $kernel == 6.12 ]]; then
 	series_ver=6.12
 	[[ $abi == 6.12.* ]] || die "this series is for 6.12, not $abi"
 	kbuild_pkg=linux-kbuild-${abi%-amd64}
+elif [[ $kernel == testing ]]; then
+	# Debian testing names them as 13 does: 7.2.12+deb14-amd64.  Testing
+	# moves; a kernel after 7.2 needs the series ported first.
+	series_ver=7.2
+	[[ $abi == 7.2.* ]] || die "this series is for 7.2, not testing's $abi"
+	kbuild_pkg=linux-kbuild-${abi%-amd64}
 else
 	series_ver=${abi%%.0-*}            # 6.1
 	[[ $series_ver == 6.1 ]] || die "this series is for 6.1, not $abi"
@@ -189,6 +219,34 @@ fetch() {
 # for 6.12 linux-kbuild-ABI), unpacked side by side so that their relative
 # symlinks resolve.
 hdr=$top/root/usr/src/linux-headers-$abi
+
+# host_cc_config: testing's kernel was made with gcc-16, and its
+# configuration records what that compiler can do.  Four of these
+# CONFIG_CC_HAS_* are seen by C code (include/linux/compiler_types.h) and
+# name attributes gcc-12 does not know: it would warn "attribute directive
+# ignored" once per use in every header (185 times for stock fs/ubifs) and
+# ignore them.  They are bounds-checking and optimisation hints only
+# (__counted_by on arrays and pointers, __assume, __nonstring on arrays of
+# strings), no struct layout or calling convention depends on them, so the
+# copy of the headers under the cache is told the truth about gcc-12
+# instead: each one gcc-12 fails to compile (-Werror) is removed from
+# autoconf.h and auto.conf, and compiler_types.h then defines the hint as
+# nothing, as for any compiler without it.
+host_cc_config() {
+	local -A probe=(
+		[CC_HAS_COUNTED_BY]='struct s { int n; int a[] __attribute__((__counted_by__(n))); };'
+		[CC_HAS_COUNTED_BY_PTR]='struct s { int n; int *p __attribute__((__counted_by__(n))); };'
+		[CC_HAS_ASSUME]='int f(int x) { __attribute__((__assume__(x > 0))); return x; }'
+		[CC_HAS_MULTIDIMENSIONAL_NONSTRING]='char tag[][4] __attribute__((__nonstring__)) = { };'
+	)
+	local c
+	for c in "${!probe[@]}"; do
+		if ! gcc-12 -x c - -c -o /dev/null -Werror <<<"${probe[$c]}" >/dev/null 2>&1; then
+			sed -i "/^#define CONFIG_$c 1\$/d" "$hdr/include/generated/autoconf.h"
+			sed -i "/^CONFIG_$c=y\$/d" "$hdr/include/config/auto.conf"
+		fi
+	done
+}
 if [[ ! -f $top/root/.done ]]; then
 	rm -rf "$top/root"
 	mkdir -p "$top/root"
@@ -196,8 +254,13 @@ if [[ ! -f $top/root/.done ]]; then
 		"$kbuild_pkg"; do
 		dpkg -x "$(fetch "$p" "$debver")" "$top/root"
 	done
-	# The headers' Makefile includes the -common one by absolute path.
-	sed -i "s|^include /usr/src/|include $top/root/usr/src/|" "$hdr/Makefile"
+	# The headers' Makefile includes the -common one by absolute path;
+	# testing's (7.x) also names itself as KBUILD_OUTPUT.
+	sed -i "s|^include /usr/src/|include $top/root/usr/src/|
+		s|^KBUILD_OUTPUT=/usr/src/|KBUILD_OUTPUT=$top/root/usr/src/|" "$hdr/Makefile"
+	if [[ $kernel == testing ]]; then
+		host_cc_config
+	fi
 	touch "$top/root/.done"
 fi
 
@@ -218,7 +281,7 @@ if [[ ! -f $src/.done || ! -f $src/Documentation/filesystems/ubifs.rst ]]; then
 		"linux-source-$series_ver/scripts/checkpatch.pl" \
 		"linux-source-$series_ver/scripts/spelling.txt" \
 		"linux-source-$series_ver/scripts/const_structs.checkpatch"
-	if [[ $kernel == 6.12 ]]; then
+	if [[ $kernel != 6.1 ]]; then
 		# What rebuilding objtool and modpost takes (see host_tools)
 		tar -C "$src" --strip-components=1 -xJf "$tarball" \
 			"linux-source-$series_ver/tools" \
@@ -291,7 +354,7 @@ fi
 
 # ------------------------------------------------------------ 6.12 on 12
 # Debian 13's headers name gcc-14 and its prebuilt host tools are linked
-# against its glibc. On Debian 12 (gcc-12, glibc 2.36) modpost and objtool
+# against its glibc (testing's, 7.2, likewise: see below for its gcc-16). On Debian 12 (gcc-12, glibc 2.36) modpost and objtool
 # do not run ("GLIBC_2.38 not found"): they are rebuilt from the source of
 # the same kernel into the unpacked kbuild tree (a copy under the cache),
 # once. gcc-12 lacks -fmin-function-alignment, so kbuild is told the
@@ -357,6 +420,17 @@ if [[ $kernel == 6.12 ]]; then
 		kbuild_args=(CC=gcc-12 CONFIG_CC_HAS_MIN_FUNCTION_ALIGNMENT=)
 	fi
 	kbuild_args+=(CONFIG_DEBUG_INFO_BTF_MODULES=)
+	host_tools
+elif [[ $kernel == testing ]]; then
+	# Debian testing (7.2) on Debian 12: as for 6.12 (gcc-14 would not do
+	# better: it lacks what gcc-16 has as well), plus host_cc_config's
+	# edits made at unpacking.  Its headers also compare the version of
+	# pahole with the kernel's and warn on every build; with no BTF made
+	# pahole is not run, so they are given the host's (0: none) to compare.
+	kbuild_args=(CC=gcc-12 CONFIG_CC_HAS_MIN_FUNCTION_ALIGNMENT=)
+	kbuild_args+=(CONFIG_DEBUG_INFO_BTF_MODULES=)
+	# (the script prints 0 and fails when there is no pahole)
+	kbuild_args+=(CONFIG_PAHOLE_VERSION="$("$hdr/scripts/pahole-version.sh" pahole || true)")
 	host_tools
 fi
 
