@@ -372,11 +372,18 @@ fs_ext4_xfs() {
 # fs_ext4_xfs_ubifs P: the three filesystems with quotas of the suites that
 # check one command on each (check-plugin, report-prometheus, watch): ext4
 # P-e, XFS P-x mounted uquota,gquota, and UBIFS P-u mounted with quotas
-# where the loaded module has them (ubifs_quota_or_drop); then
-# fs_quota_mnts P.
+# where the loaded module has them (ubifs_quota_or_drop), and none on a
+# kernel without UBIFS (ubifs_missing); then fs_quota_mnts P.
 fs_ext4_xfs_ubifs() {
+	local why
 	fs_ext4 "$1-e" >/dev/null || return
 	fs_xfs "$1-x" -o uquota,gquota >/dev/null || return
+	if why=$(ubifs_missing) && [[ ${QFD_UBIFS_WANT_PATCHED:-0} != 1 ]]; then
+		: >"$QFD_SCRATCH/$1-u.noquota"
+		echo "# UBIFS left out of this suite: $why" >&3
+		fs_quota_mnts "$1"
+		return
+	fi
 	fs_ubifs "$1-u" >/dev/null || return
 	ubifs_quota_or_drop "$1-u" || return
 	fs_quota_mnts "$1"
@@ -493,6 +500,32 @@ kernel_at_least() {
 	local maj min
 	IFS=. read -r maj min _ < <(uname -r)
 	((maj > $1 || (maj == $1 && ${min%%[!0-9]*} >= $2)))
+}
+
+# kernel_has_modules: true if the running kernel has a module tree.  The
+# project's own kernels (kernel/builds) have everything they need built in
+# (kernel/configs/vm.config) and no modules at all.
+kernel_has_modules() {
+	[[ -d /lib/modules/$(uname -r)/kernel ]]
+}
+
+# ubifs_missing: prints why the running kernel cannot give a suite UBIFS on
+# a simulated NAND, and returns 0; returns 1 if it can.  The project's own
+# kernels are built without UBI, UBIFS and nandsim (kernel/configs/
+# vm.config: they are there for quotactl_fd and tmpfs quotas).
+ubifs_missing() {
+	local m
+	for m in ubi ubifs nandsim; do
+		case $m in
+		ubi) [[ -d /sys/class/ubi ]] && continue ;;
+		ubifs) grep -qw ubifs /proc/filesystems && continue ;;
+		nandsim) [[ -d /sys/module/nandsim ]] && continue ;;
+		esac
+		modinfo "$m" >/dev/null 2>&1 && continue
+		echo "kernel $(uname -r) has no $m, built in or as a module"
+		return 0
+	done
+	return 1
 }
 
 # has_quotactl_fd: true if the running kernel is meant to have quotactl_fd:

@@ -346,8 +346,10 @@ dirs_of() {
 	[ "$(dirs_of "$x")" = "$(dirs_of "$e")" ] || { dirs_of "$x"; false; }
 	# lsattr agrees: project 4003, and no inherit flag (P) on pd3
 	[[ $(lsattr -pd "$x/pd3") == " 4003 "*" $x/pd3" || $(lsattr -pd "$x/pd3") == "4003 "*" $x/pd3" ]] || { lsattr -pd "$x/pd3"; false; }
-	[[ $(lsattr -pd "$x/pd3" | awk '{ print $2 }') != *P* ]]
-	[[ $(lsattr -pd "$x/pd1" | awk '{ print $2 }') == *P* ]]
+	# the inherit flag through FS_IOC_FSGETXATTR: before 5.13, XFS's
+	# FS_IOC_GETFLAGS (lsattr) did not report it
+	[[ $(xfs_io -r -c lsattr "$x/pd3" | awk '{ print $1 }') != *P* ]] || { xfs_io -r -c lsattr "$x/pd3"; false; }
+	[[ $(xfs_io -r -c lsattr "$x/pd1" | awk '{ print $1 }') == *P* ]] || { xfs_io -r -c lsattr "$x/pd1"; false; }
 	run "$QFD" apply -J --exit-changed --path "$x" "$D/dirs.json"
 	[ "$status" -eq 0 ] || { echo "$status $output"; false; }
 	jq -e '.changed == false' <<<"$output"

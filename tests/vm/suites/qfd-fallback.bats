@@ -14,7 +14,7 @@ load ../lib/qfd
 
 setup_file() {
 	qfd_setup_common || return 0
-	if kernel_at_least 5 14; then
+	if has_quotactl_fd; then
 		qfd_skip_file "kernel $(uname -r) has quotactl_fd, no fallback to test (tests/vm/check --kernel 5.10)"
 		return 0
 	fi
