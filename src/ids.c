@@ -563,19 +563,24 @@ const char *qfd_id_name(int type, uint32_t id)
 	if (type == QFD_PRJ)
 		return table_name(load(type), id);
 	s = cache_find(c, id);
-	if (s)
+	if (s && s->name)
 		return s->name;
-	count_lookup(type);
+	if (!s)
+		count_lookup(type);
+	/*
+	 * The table is not copied into the cache (a second map of 100,000
+	 * names was a fifth of a report's memory), so it is asked here: also
+	 * for an id nss had no name for before it was read, which the
+	 * enumeration may list.  When the enumeration had every name there
+	 * is, an id it lacks has none; nss is never asked twice for one id.
+	 */
 	if (tables[type].loaded) {
 		const char *name = table_name(&tables[type], id);
 
-		/*
-		 * Not copied into the cache: a second map of 100,000 names
-		 * was a fifth of a report's memory.  When the enumeration
-		 * had every name there is, this id has none.
-		 */
-		if (name || tables[type].complete)
+		if (name || tables[type].complete || s)
 			return name;
+	} else if (s) {
+		return NULL;
 	}
 	if (cache_put(c, id, nss_name(type, id)))
 		return NULL;
