@@ -7,7 +7,7 @@
 # table per kernel (kernel/README, "What other readers do with a quota
 # volume").
 #
-#     kernel/ubifs/readers.sh [--kernel 6.1|6.12]...   (default: both)
+#     kernel/ubifs/readers.sh [--kernel 6.1|6.12|testing]...   (default: 6.1, 6.12)
 #
 # On the host, as root: it builds (or finds) the series' module for each
 # kernel (kernel/ubifs/build.sh), fetches sid's mtd-utils with the
@@ -183,12 +183,13 @@ fi
 
 usage() {
 	cat <<EOF
-Usage: $ME [--kernel 6.1|6.12]... [--ko MODULE] [--fsck PROGRAM]
+Usage: $ME [--kernel 6.1|6.12|testing]... [--ko MODULE] [--fsck PROGRAM]
 
 Write a UBIFS with the quota series (quota files, limits, files of three
 owners), then hand it to the stock module of the same kernel, to sid's
 fsck.ubifs (-n, then -a) and to the patched module again after each, and
-print what each reader did.  Default: 6.1 and 6.12.  Runs in the test VM
+print what each reader did.  Default: 6.1 and 6.12; testing is Debian
+testing's 7.2 with kernel/ubifs/patches-7.2.  Runs in the test VM
 (tests/vm/run); needs root (the VM's cache) and the network the first
 time (Debian sid's mtd-utils, Debian's kernels).
 
@@ -210,7 +211,7 @@ ko=
 fsck=
 while (($#)); do
 	case $1 in
-	--kernel) kernels+=("${2:?--kernel needs 6.1 or 6.12}"); shift 2 ;;
+	--kernel) kernels+=("${2:?--kernel needs 6.1, 6.12 or testing}"); shift 2 ;;
 	--ko)
 		ko=$(realpath -e -- "${2:?--ko needs a module}" 2>/dev/null) ||
 			bad "--ko: no such module: $2"
@@ -227,7 +228,8 @@ done
 ((${#kernels[@]})) || kernels=(6.1 6.12)
 [[ -z $ko ]] || ((${#kernels[@]} == 1)) || bad "--ko goes with one --kernel"
 for k in "${kernels[@]}"; do
-	[[ $k == 6.1 || $k == 6.12 ]] || bad "no series for kernel '$k': 6.1 or 6.12"
+	[[ $k == 6.1 || $k == 6.12 || $k == testing ]] ||
+		bad "no series for kernel '$k': 6.1, 6.12 or testing"
 done
 
 # shellcheck source=../lib.bash
@@ -257,6 +259,7 @@ for k in "${kernels[@]}"; do
 		case $k in
 		6.1) m=$("$HERE/build.sh" -q) ;;
 		6.12) m=$("$HERE/build.sh" --kernel 6.12 -q) ;;
+		testing) m=$("$HERE/build.sh" --kernel testing -q) ;;
 		esac
 	fi
 	table "$k" "$m"
