@@ -521,10 +521,10 @@ static const char *never(char c)
 
 /*
  * What a byte is to prescan(), from a table, as this is asked of every
- * byte of the document (strchr() and three comparisons per byte were a
- * tenth of reading one): blanks and structural characters end a token
+ * byte of the document: blanks and structural characters end a token
  * outside strings; a quote starts or ends a string, a backslash escapes
  * the next byte in one; never() says why a B_NEVER byte is wrong.
+ * Inside a string only B_QUOTE, B_ESCAPE and B_NEVER matter.
  */
 enum { B_TOKEN, B_END, B_QUOTE, B_ESCAPE, B_NEVER };
 
@@ -539,16 +539,35 @@ static const unsigned char byte_class[256] = {
 /* Where prescan() is, kept in locals while it loops. */
 struct scan {
 	bool in_str, esc;
-	size_t tok;
+	size_t tok;	/* bytes of the token so far: a string's after its quote */
 };
 
 /*
- * One more byte of the token that a byte of class cls is in, or 0 when it
- * ends one or is none: strings (up to their closing quote, escapes and
- * all) and runs of anything else but blanks and structural characters.
- * Good enough for a limit: on a text that is not JSON yajl stops first.
+ * How many of s[0..len) go on the token being read without a decision:
+ * plain bytes of a string, or of a number or word outside one.  Most of a
+ * document's bytes go through this loop alone, one question a byte.
  */
-static size_t token_byte(struct scan *sc, unsigned char cls)
+static size_t plain_run(const struct scan *sc, const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+
+	if (sc->in_str) {
+		while (i < len && byte_class[s[i]] <= B_END)
+			i++;
+	} else {
+		while (i < len && byte_class[s[i]] == B_TOKEN)
+			i++;
+	}
+	return i;
+}
+
+/*
+ * The byte s, of class cls, that plain_run() stopped at: whether it goes
+ * on the token (strings up to their closing quote, escapes and all) or
+ * ends one or is none.  Good enough for a limit: on a text that is not
+ * JSON yajl stops first.
+ */
+static bool token_byte(struct scan *sc, unsigned char cls)
 {
 	if (sc->in_str) {
 		if (sc->esc)
@@ -561,7 +580,7 @@ static size_t token_byte(struct scan *sc, unsigned char cls)
 	}
 	if (cls == B_QUOTE) {
 		sc->in_str = true;
-		return 0;
+		return false;
 	}
 	return cls != B_END;
 }
@@ -571,27 +590,43 @@ static size_t token_byte(struct scan *sc, unsigned char cls)
  * a byte never in JSON, or one that makes a token longer than any field
  * takes, which yajl would keep whole, however long, until it ends.
  */
-static const char *prescan(struct qfd_jr *jr, const char *s, size_t len,
+static const char *prescan(struct qfd_jr *jr, const char *buf, size_t len,
 			   const char **what)
 {
+	const unsigned char *s = (const unsigned char *)buf, *end = s + len;
 	struct scan sc = { jr->in_str, jr->esc, jr->tok };
 	const char *bad = NULL;
+	size_t run;
 
 	*what = NULL;
-	for (; len; s++, len--) {
-		unsigned char cls = byte_class[(unsigned char)*s];
+	while (s < end) {
+		unsigned char cls;
 
+		/* after a backslash the next byte is taken whatever it is */
+		run = sc.esc ? 0 : plain_run(&sc, s, (size_t)(end - s));
+		if (sc.tok + run > QFD_JR_MAX_TOKEN) {
+			s += QFD_JR_MAX_TOKEN - sc.tok;
+			*what = "longer than 64 KiB, more than any field takes";
+			bad = (const char *)s;
+			break;
+		}
+		sc.tok += run;
+		s += run;
+		if (s == end)
+			break;
+		cls = byte_class[*s];
 		if (cls == B_NEVER) {
-			*what = never(*s);
-			bad = s;
+			*what = never((char)*s);
+			bad = (const char *)s;
 			break;
 		}
 		sc.tok = token_byte(&sc, cls) ? sc.tok + 1 : 0;
 		if (sc.tok > QFD_JR_MAX_TOKEN) {
 			*what = "longer than 64 KiB, more than any field takes";
-			bad = s;
+			bad = (const char *)s;
 			break;
 		}
+		s++;
 	}
 	jr->in_str = sc.in_str;
 	jr->esc = sc.esc;
