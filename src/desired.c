@@ -121,18 +121,33 @@ static bool want_type(struct parser *p, json_object *o, json_type t,
 	return false;
 }
 
+static bool want_kind(struct parser *p, const struct qfd_jr_val *v,
+		      enum qfd_jr_kind k, const char *what)
+{
+	if (v->kind == k)
+		return true;
+	bad(p, "must be %s", what);
+	return false;
+}
+
+/* A JSON integer >= 0 (what json-c would give a uint64 for) */
+static bool is_uint(const struct qfd_jr_val *v)
+{
+	return v->kind == QFD_JR_UINT || (v->kind == QFD_JR_INT && v->i >= 0);
+}
+
 /*
  * A whole number >= 0 from a JSON integer; false otherwise, reported as
  * "must be " what (what the field takes: "10G" is no id or duration).
  */
-static bool get_uint(struct parser *p, json_object *o, uint64_t *v,
+static bool get_uint(struct parser *p, const struct qfd_jr_val *o, uint64_t *v,
 		     const char *what)
 {
-	if (!json_object_is_type(o, json_type_int) || json_object_get_int64(o) < 0) {
+	if (!is_uint(o)) {
 		bad(p, "must be %s", what);
 		return false;
 	}
-	*v = json_object_get_uint64(o);
+	*v = o->u;
 	return true;
 }
 
@@ -141,19 +156,19 @@ static bool get_uint(struct parser *p, json_object *o, uint64_t *v,
  * limit of 0 as none, and a document that says 0 most likely meant "none
  * may be used", which no quota can say.
  */
-static bool get_limit(struct parser *p, json_object *o, int lim, uint64_t *v,
-		      int *dir)
+static bool get_limit(struct parser *p, const struct qfd_jr_val *o, int lim,
+		      uint64_t *v, int *dir)
 {
 	const char *s;
 	int rc;
 
 	*dir = 0;
-	if (!o) {
+	if (o->kind == QFD_JR_NULL) {
 		*v = 0;
 		return true;
 	}
-	if (json_object_is_type(o, json_type_string)) {
-		s = json_object_get_string(o);
+	if (o->kind == QFD_JR_STRING) {
+		s = o->s;
 		rc = qfd_parse_limit_rel(lim, s, v, dir);
 		if (rc) {
 			/* batch's examples offer 0, which is none there but not here */
@@ -181,15 +196,16 @@ static bool get_limit(struct parser *p, json_object *o, int lim, uint64_t *v,
 	return true;
 }
 
-static bool get_duration(struct parser *p, json_object *o, uint64_t *v)
+static bool get_duration(struct parser *p, const struct qfd_jr_val *o,
+			 uint64_t *v)
 {
 	int rc;
 
-	if (json_object_is_type(o, json_type_string)) {
-		rc = qfd_parse_duration(json_object_get_string(o), v);
+	if (o->kind == QFD_JR_STRING) {
+		rc = qfd_parse_duration(o->s, v);
 		if (rc) {
 			bad(p, "'%s': not a duration (examples: 90s, 15m, 12h, 7d, 2w, 1d12h)",
-			    json_object_get_string(o));
+			    o->s);
 			return false;
 		}
 	} else if (!get_uint(p, o, v, "a whole number of seconds, or a string such as \"7d\"")) {
@@ -210,13 +226,15 @@ static void parse_grace(struct parser *p, json_object *o, struct qfd_want_type *
 		return;
 	json_object_object_foreach(o, key, val) {
 		size_t n = enter(p, key, 0);
+		struct qfd_jr_val v;
 
+		qfd_jr_val_of(val, &v);
 		for (i = 0; i < QFD_NTIMERS; i++)
 			if (!strcmp(key, grace_key[i]))
 				break;
 		if (i == QFD_NTIMERS)
 			bad(p, "unknown key: a grace period is \"space\" or \"files\"");
-		else if (get_duration(p, val, &t->grace[i]))
+		else if (get_duration(p, &v, &t->grace[i]))
 			t->grace_asked[i] = true;
 		leave(p, n);
 	}
@@ -227,12 +245,12 @@ static void parse_grace(struct parser *p, json_object *o, struct qfd_want_type *
  * kernel keeps it.  Absolute, not "time left", so that the same document
  * applied twice sets the same deadline and the second run changes nothing.
  */
-static bool get_deadline(struct parser *p, json_object *o, int64_t *v)
+static bool get_deadline(struct parser *p, const struct qfd_jr_val *o,
+			 int64_t *v)
 {
-	bool whole = json_object_is_type(o, json_type_int);
-	uint64_t u = whole ? json_object_get_uint64(o) : 0;
+	uint64_t u = o->u;
 
-	if (!whole || json_object_get_int64(o) < 0 || !u || u > QFD_DEADLINE_MAX) {
+	if (!is_uint(o) || !u || u > QFD_DEADLINE_MAX) {
 		bad(p, "must be a time in seconds since 1970 (UTC), from 1 to %lld",
 		    (long long)QFD_DEADLINE_MAX);
 		return false;
@@ -242,14 +260,14 @@ static bool get_deadline(struct parser *p, json_object *o, int64_t *v)
 }
 
 /* "alice", "#2001", or 2001: the id, or false (reported). */
-static bool get_who(struct parser *p, json_object *o, int type, char *who,
-		    size_t len, uint32_t *id)
+static bool get_who(struct parser *p, const struct qfd_jr_val *o, int type,
+		    char *who, size_t len, uint32_t *id)
 {
 	char msg[256];
 	uint64_t v;
 	int rc;
 
-	if (json_object_is_type(o, json_type_int)) {
+	if (o->kind == QFD_JR_INT || o->kind == QFD_JR_UINT) {
 		if (!get_uint(p, o, &v, "a name, \"#ID\" or a whole number of at least 0"))
 			return false;
 		/* what qfd_id_parse() makes of "#ID", without a snprintf per item */
@@ -259,9 +277,9 @@ static bool get_who(struct parser *p, json_object *o, int type, char *who,
 			return true;
 		}
 		snprintf(who, len, "#%llu", (unsigned long long)v);
-	} else if (want_type(p, o, json_type_string,
+	} else if (want_kind(p, o, QFD_JR_STRING,
 			     "a name, \"#ID\" or a whole number of at least 0")) {
-		snprintf(who, len, "%s", json_object_get_string(o));
+		snprintf(who, len, "%s", o->s);
 	} else {
 		return false;
 	}
@@ -273,14 +291,28 @@ static bool get_who(struct parser *p, json_object *o, int type, char *who,
 	return true;
 }
 
+/* A project directory's project, as json-c read it. */
+static bool get_project(struct parser *p, json_object *o, char *who, size_t len,
+			uint32_t *id)
+{
+	struct qfd_jr_val v;
+
+	qfd_jr_val_of(o, &v);
+	return get_who(p, &v, QFD_PRJ, who, len, id);
+}
+
 /* The fields of one limits item; false when any was bad (reported). */
-static bool parse_fields(struct parser *p, json_object *o, uint64_t *lim,
-			 int64_t *timer, unsigned int *asked, unsigned int *rel)
+static bool parse_fields(struct parser *p, const struct qfd_jr_item *it,
+			 uint64_t *lim, int64_t *timer, unsigned int *asked,
+			 unsigned int *rel)
 {
 	bool ok = true;
 	int i, t, dir;
+	size_t f;
 
-	json_object_object_foreach(o, key, val) {
+	for (f = 0; f < it->n; f++) {
+		const char *key = it->f[f].key;
+		const struct qfd_jr_val *val = &it->f[f].v;
 		size_t n = enter(p, key, 0);
 
 		/* each list only when the one before did not match: fewer strcmp() */
@@ -322,26 +354,39 @@ static bool parse_fields(struct parser *p, json_object *o, uint64_t *lim,
 	return ok;
 }
 
-static int parse_item(struct parser *p, json_object *o, int type,
+/* The value of key in an item, or NULL. */
+static const struct qfd_jr_val *item_get(const struct qfd_jr_item *it,
+					 const char *key)
+{
+	size_t i;
+
+	for (i = 0; i < it->n; i++)
+		if (!strcmp(it->f[i].key, key))
+			return &it->f[i].v;
+	return NULL;
+}
+
+static int parse_item(struct parser *p, const struct qfd_jr_item *it, int type,
 		      struct qfd_setlist *l)
 {
 	uint64_t lim[QFD_NLIMITS] = { 0 };
 	int64_t timer[QFD_NTIMERS] = { 0 };
 	unsigned int asked = 0, rel[2] = { 0, 0 };	/* -N, +N */
+	const struct qfd_jr_val *jwho;
 	struct qfd_setreq r;
-	json_object *jwho;
 	char who[256];
 	uint32_t id;
 	size_t n;
 	bool ok;
 
-	if (!want_type(p, o, json_type_object, "an object: {\"who\": ..., \"space-hard\": ...}"))
+	if (!want_kind(p, &it->v, QFD_JR_OBJECT, "an object: {\"who\": ..., \"space-hard\": ...}"))
 		return 0;
-	if (!json_object_object_get_ex(o, "who", &jwho)) {
+	jwho = item_get(it, "who");
+	if (!jwho) {
 		bad(p, "no \"who\": name the user, group or project");
 		return 0;
 	}
-	ok = parse_fields(p, o, lim, timer, &asked, rel);
+	ok = parse_fields(p, it, lim, timer, &asked, rel);
 	n = enter(p, "who", 0);
 	ok = get_who(p, jwho, type, who, sizeof(who), &id) && ok;
 	/* XFS keeps the grace periods of everyone in id 0's timers */
@@ -362,20 +407,21 @@ static int parse_item(struct parser *p, json_object *o, int type,
 	return qfd_setlist_add(l, who, &r);
 }
 
+/*
+ * The items themselves were read as they streamed in (limits_item()):
+ * is_limits() streams every array that reaches here, so the tree's is
+ * empty.
+ */
 static int parse_limits(struct parser *p, json_object *o, int type,
 			struct qfd_setlist *l)
 {
-	size_t i, n;
 	int rc;
 
 	if (!want_type(p, o, json_type_array, "an array of items"))
 		return 0;
-	for (i = 0; i < json_object_array_length(o); i++) {
-		n = enter(p, NULL, i);
-		rc = parse_item(p, json_object_array_get_idx(o, i), type, l);
-		leave(p, n);
-		if (rc)
-			return rc;
+	if (json_object_array_length(o)) {
+		bad(p, "not read as a list of limits (a bug in qfd: please report it)");
+		return 0;
 	}
 	rc = qfd_setlist_check_duplicates(l, type);
 	if (rc == -EEXIST) {
@@ -448,7 +494,7 @@ static bool parse_dir(struct parser *p, json_object *o, struct qfd_want_dir *d)
 		if (!strcmp(key, "path"))
 			ok = get_dir_path(p, val, &d->path) && ok;
 		else if (!strcmp(key, "project"))
-			ok = (named = get_who(p, val, QFD_PRJ, who, sizeof(who), &d->projid)) && ok;
+			ok = (named = get_project(p, val, who, sizeof(who), &d->projid)) && ok;
 		else if (strcmp(key, "inherit")) {
 			bad(p, "unknown key: a project directory has \"path\", \"project\", \"inherit\"");
 			ok = false;
@@ -639,7 +685,8 @@ static bool is_limits(void *ctx, const struct qfd_jr *jr)
 	return k && !strcmp(k, "limits");
 }
 
-static int limits_item(void *ctx, const struct qfd_jr *jr, json_object *o)
+static int limits_item(void *ctx, const struct qfd_jr *jr,
+		       const struct qfd_jr_item *it)
 {
 	struct parser *p = ctx;
 	size_t i = qfd_jr_index(jr, 1);
@@ -648,7 +695,7 @@ static int limits_item(void *ctx, const struct qfd_jr *jr, json_object *o)
 	if (fs_reserve(p->w, i + 1))
 		return -ENOMEM;
 	p->item = jr;
-	rc = parse_item(p, o, type, &p->w->fs[i].t[type].list);
+	rc = parse_item(p, it, type, &p->w->fs[i].t[type].list);
 	p->item = NULL;
 	return rc;
 }

@@ -10,9 +10,9 @@
  * such a document (10.9 MB) peaked at 151 MiB RSS.  yajl (libyajl-dev
  * 2.1.0 in Debian 12) only tokenizes and calls back per token, keeping
  * nothing but its nesting state and a partial token; here the small parts
- * of a document are still built as json-c trees, so the code that checks
- * them stays the same, and only the items of the arrays the caller
- * streams are handed over one at a time and freed.  The same document now
+ * of a document are still built as json-c trees, and the items of the
+ * arrays the caller streams are handed over one at a time, as keys and
+ * values (struct qfd_jr_item) without a tree of their own.  The same document now
  * peaks at 16.4 MiB, of which 13 are the plan's requests (112 bytes an id,
  * as set --batch keeps them); the reader itself stays at 3.1 MiB for
  * 1,000 or 1,000,000 items (bench/apply-rss.sh, bench/README).
@@ -49,6 +49,38 @@ struct jr_level {
 	bool is_array;
 	bool streamed;		/* items go to ops->item, not into obj */
 	bool is_item;		/* an item of a streamed array: owned here */
+	bool flat;		/* an object item read into jr->flat, no tree */
+	bool pending;		/* flat: its last key waits for its value */
+};
+
+/* A key and its value of the flat item, as offsets into flat.buf. */
+struct jr_ffield {
+	size_t key, klen;
+	size_t str;		/* STRING: where its bytes are */
+	struct qfd_jr_val v;
+};
+
+/*
+ * An object item read as it comes, without a json-c tree: building one
+ * (an object, its hash table, a copy of every key, a value each, then
+ * freeing them all) was a third of reading a document of limits, for
+ * items whose values are all scalars.  The buffers are kept from item to
+ * item.  A container inside the item turns it into a tree (unflatten()).
+ */
+/*
+ * Past this many keys a flat item becomes a tree: flat_key() compares a
+ * key with every one before it, which a hostile item of a million keys
+ * must not make quadratic.  A limits item has seven at most.
+ */
+#define FLAT_KEYS	32
+
+struct jr_flat {
+	char *buf;		/* the keys and strings, each NUL-terminated */
+	size_t len, cap;
+	struct jr_ffield *f;
+	size_t n, fcap;
+	struct qfd_jr_field *out;	/* what item() is handed */
+	size_t ocap;
 };
 
 struct qfd_jr {
@@ -73,6 +105,7 @@ struct qfd_jr {
 	/* a stack of the open objects' keys, in order (a level's key0) */
 	struct jr_keypos *keys;
 	size_t nkeys, keys_cap;
+	struct jr_flat flat;
 };
 
 /* Line and column after s[0..len), as an editor counts them. */
@@ -102,6 +135,14 @@ static void sync_place(struct qfd_jr *jr)
 	}
 }
 
+/* The key whose value level l is reading, or NULL. */
+static const char *level_key(const struct qfd_jr *jr, const struct jr_level *l)
+{
+	if (l->flat)
+		return l->pending ? jr->flat.buf + jr->flat.f[jr->flat.n - 1].key : NULL;
+	return l->is_array ? NULL : l->key;
+}
+
 /* "filesystems[0].user.limits[3]": the first n levels, with their keys. */
 static void place_of(const struct qfd_jr *jr, size_t levels, char *buf,
 		     size_t len)
@@ -112,11 +153,12 @@ static void place_of(const struct qfd_jr *jr, size_t levels, char *buf,
 	buf[0] = '\0';
 	for (i = 0; i < levels && n < len; i++) {
 		const struct jr_level *l = &jr->lv[i];
+		const char *key = level_key(jr, l);
 
 		if (l->is_array)
 			w = snprintf(buf + n, len - n, "[%zu]", l->idx);
-		else if (l->key)
-			w = snprintf(buf + n, len - n, "%s%s", n ? "." : "", l->key);
+		else if (key)
+			w = snprintf(buf + n, len - n, "%s%s", n ? "." : "", key);
 		else
 			w = 0;
 		n += w > 0 ? (size_t)w : 0;
@@ -154,19 +196,114 @@ static int nomem(struct qfd_jr *jr)
 	return 0;
 }
 
-/* Hand a whole item of a streamed array over, then let it go. */
-static int hand(struct qfd_jr *jr, json_object *o, size_t place_n)
+void qfd_jr_val_of(json_object *o, struct qfd_jr_val *v)
+{
+	int64_t i;
+
+	memset(v, 0, sizeof(*v));
+	switch (json_object_get_type(o)) {
+	case json_type_null:
+		v->kind = QFD_JR_NULL;
+		break;
+	case json_type_boolean:
+		v->kind = QFD_JR_BOOL;
+		v->b = json_object_get_boolean(o);
+		break;
+	case json_type_int:
+		/* json-c's int64 stops at INT64_MAX; above it, its uint64 */
+		i = json_object_get_int64(o);
+		v->kind = i < 0 || json_object_get_uint64(o) <= INT64_MAX ?
+			  QFD_JR_INT : QFD_JR_UINT;
+		v->i = i;
+		v->u = i < 0 ? 0 : json_object_get_uint64(o);
+		break;
+	case json_type_double:
+		v->kind = QFD_JR_DOUBLE;
+		v->d = json_object_get_double(o);
+		break;
+	case json_type_string:
+		v->kind = QFD_JR_STRING;
+		v->s = json_object_get_string(o);
+		v->len = (size_t)json_object_get_string_len(o);
+		break;
+	case json_type_object:
+		v->kind = QFD_JR_OBJECT;
+		break;
+	case json_type_array:
+		v->kind = QFD_JR_ARRAY;
+		break;
+	}
+}
+
+/* Room for n fields to hand over. */
+static int out_room(struct jr_flat *fl, size_t n)
+{
+	struct qfd_jr_field *f;
+
+	if (n <= fl->ocap)
+		return 0;
+	f = reallocarray(fl->out, n, sizeof(*f));
+	if (!f)
+		return -ENOMEM;
+	fl->out = f;
+	fl->ocap = n;
+	return 0;
+}
+
+static int call_item(struct qfd_jr *jr, const struct qfd_jr_item *it,
+		     size_t place_n)
 {
 	int rc;
 
 	jr->place_n = place_n;
-	rc = jr->ops->item(jr->ctx, jr, o);
-	json_object_put(o);
+	rc = jr->ops->item(jr->ctx, jr, it);
 	if (rc) {
 		jr->rc = rc;
 		return 0;
 	}
 	return 1;
+}
+
+/* Hand a whole item of a streamed array, built as a tree, over; let it go. */
+static int hand(struct qfd_jr *jr, json_object *o, size_t place_n)
+{
+	struct qfd_jr_item it = { .f = jr->flat.out };
+	int rc;
+
+	qfd_jr_val_of(o, &it.v);
+	if (it.v.kind == QFD_JR_OBJECT) {
+		if (out_room(&jr->flat, (size_t)json_object_object_length(o))) {
+			json_object_put(o);
+			return nomem(jr);
+		}
+		it.f = jr->flat.out;
+		json_object_object_foreach(o, key, val) {
+			jr->flat.out[it.n].key = key;
+			qfd_jr_val_of(val, &jr->flat.out[it.n++].v);
+		}
+	}
+	rc = call_item(jr, &it, place_n);
+	json_object_put(o);
+	return rc;
+}
+
+/* Hand the flat item at the deepest level over. */
+static int hand_flat(struct qfd_jr *jr, size_t place_n)
+{
+	struct jr_flat *fl = &jr->flat;
+	struct qfd_jr_item it = { .v.kind = QFD_JR_OBJECT, .n = fl->n };
+	size_t i;
+
+	if (out_room(fl, fl->n))
+		return nomem(jr);
+	for (i = 0; i < fl->n; i++) {
+		fl->out[i].key = fl->buf + fl->f[i].key;
+		fl->out[i].v = fl->f[i].v;
+		if (fl->f[i].v.kind == QFD_JR_STRING)
+			fl->out[i].v.s = fl->buf + fl->f[i].str;
+	}
+	it.f = fl->out;
+	return call_item(jr, &it, place_n);
 }
 
 /* The value at the deepest level is complete: on to the next one. */
@@ -226,38 +363,111 @@ static int attach(struct qfd_jr *jr, json_object *v, bool container)
 	return 1;
 }
 
-static int scalar(struct qfd_jr *jr, json_object *v)
+/* Room for n more bytes in the flat item's buffer. */
+static int flat_room(struct jr_flat *fl, size_t n)
 {
-	return v ? attach(jr, v, false) : nomem(jr);
+	size_t cap = fl->cap ? fl->cap : 256;
+	char *b;
+
+	if (fl->len + n <= fl->cap)
+		return 0;
+	while (cap < fl->len + n)
+		cap *= 2;
+	b = realloc(fl->buf, cap);
+	if (!b)
+		return -ENOMEM;
+	fl->buf = b;
+	fl->cap = cap;
+	return 0;
+}
+
+/* s[0..len) and a NUL into the flat item's buffer: its offset, in *off. */
+static int flat_copy(struct jr_flat *fl, const char *s, size_t len, size_t *off)
+{
+	if (flat_room(fl, len + 1))
+		return -ENOMEM;
+	*off = fl->len;
+	memcpy(fl->buf + fl->len, s, len);
+	fl->buf[fl->len + len] = '\0';
+	fl->len += len + 1;
+	return 0;
+}
+
+/* The value of the flat item's last key, a scalar. */
+static int flat_value(struct qfd_jr *jr, const struct qfd_jr_val *v)
+{
+	struct jr_flat *fl = &jr->flat;
+	struct jr_ffield *f = &fl->f[fl->n - 1];
+
+	f->v = *v;
+	if (v->kind == QFD_JR_STRING && flat_copy(fl, v->s, v->len, &f->str))
+		return nomem(jr);
+	jr->lv[jr->depth - 1].pending = false;
+	return 1;
+}
+
+/* v as a json-c value (NULL for null and when out of memory). */
+static json_object *json_of(const struct qfd_jr_val *v)
+{
+	switch (v->kind) {
+	case QFD_JR_BOOL:
+		return json_object_new_boolean(v->b);
+	case QFD_JR_INT:
+		return json_object_new_int64(v->i);
+	case QFD_JR_UINT:
+		return json_object_new_uint64(v->u);
+	case QFD_JR_DOUBLE:
+		return json_object_new_double(v->d);
+	case QFD_JR_STRING:
+		return json_object_new_string_len(v->s, (int)v->len);
+	default:
+		return NULL;
+	}
+}
+
+/* A scalar is read: into the flat item, or into the tree. */
+static int value(struct qfd_jr *jr, const struct qfd_jr_val *v)
+{
+	json_object *o;
+
+	if (jr->depth && jr->lv[jr->depth - 1].flat)
+		return flat_value(jr, v);
+	if (v->kind == QFD_JR_NULL)
+		return attach(jr, NULL, false);
+	o = json_of(v);
+	return o ? attach(jr, o, false) : nomem(jr);
 }
 
 static int on_null(void *ctx)
 {
-	return attach(ctx, NULL, false);
+	const struct qfd_jr_val v = { .kind = QFD_JR_NULL };
+
+	return value(ctx, &v);
 }
 
 static int on_boolean(void *ctx, int b)
 {
-	return scalar(ctx, json_object_new_boolean(b));
+	const struct qfd_jr_val v = { .kind = QFD_JR_BOOL, .b = b };
+
+	return value(ctx, &v);
 }
 
 /* An integer as json-c reads one: int64, else uint64, else a double. */
-static json_object *integer(const char *s)
+static void integer(const char *s, struct qfd_jr_val *v)
 {
-	long long v;
-	unsigned long long u;
-
 	errno = 0;
 	if (s[0] == '-') {
-		v = strtoll(s, NULL, 10);
-		return errno ? json_object_new_double(strtod(s, NULL)) :
-			       json_object_new_int64(v);
+		v->i = strtoll(s, NULL, 10);
+		v->kind = QFD_JR_INT;
+	} else {
+		v->u = strtoull(s, NULL, 10);
+		v->kind = v->u > INT64_MAX ? QFD_JR_UINT : QFD_JR_INT;
+		v->i = v->kind == QFD_JR_INT ? (int64_t)v->u : 0;
 	}
-	u = strtoull(s, NULL, 10);
-	if (errno)
-		return json_object_new_double(strtod(s, NULL));
-	return u > INT64_MAX ? json_object_new_uint64(u) :
-			       json_object_new_int64((int64_t)u);
+	if (errno) {
+		v->kind = QFD_JR_DOUBLE;
+		v->d = strtod(s, NULL);
+	}
 }
 
 /*
@@ -267,25 +477,71 @@ static json_object *integer(const char *s)
  */
 static int on_number(void *ctx, const char *s, size_t len)
 {
+	struct qfd_jr_val v = { .kind = QFD_JR_DOUBLE, .d = HUGE_VAL };
 	char buf[64];
 
-	if (len >= sizeof(buf))
-		return scalar(ctx, json_object_new_double(HUGE_VAL));
-	memcpy(buf, s, len);
-	buf[len] = '\0';
-	if (strpbrk(buf, ".eE"))
-		return scalar(ctx, json_object_new_double(strtod(buf, NULL)));
-	return scalar(ctx, integer(buf));
+	if (len < sizeof(buf)) {
+		memcpy(buf, s, len);
+		buf[len] = '\0';
+		if (strpbrk(buf, ".eE"))
+			v.d = strtod(buf, NULL);
+		else
+			integer(buf, &v);
+	}
+	return value(ctx, &v);
 }
 
 static int on_string(void *ctx, const unsigned char *s, size_t len)
 {
+	const struct qfd_jr_val v = { .kind = QFD_JR_STRING, .s = (const char *)s,
+				      .len = len };
+
 	/* C strings end at a NUL: "root\u0000x" must not pass as "root" */
 	if (memchr(s, '\0', len))
 		return fail(ctx, "a string holds a NUL character (\\u0000): remove it");
 	if (len > INT32_MAX)
 		return nomem(ctx);
-	return scalar(ctx, json_object_new_string_len((const char *)s, (int)len));
+	return value(ctx, &v);
+}
+
+/*
+ * The flat item at the deepest level becomes a tree from here on, its
+ * keys so far added in order (a pending last one waits for its value):
+ * when a container starts inside it, or it has more keys than
+ * FLAT_KEYS.  No limits item has either.
+ */
+static int unflatten(struct qfd_jr *jr)
+{
+	struct jr_level *l = &jr->lv[jr->depth - 1];
+	struct jr_flat *fl = &jr->flat;
+	json_object *obj = json_object_new_object(), *o;
+	size_t i, n = l->pending ? fl->n - 1 : fl->n;
+
+	if (!obj)
+		return nomem(jr);
+	for (i = 0; i < n; i++) {
+		struct qfd_jr_val v = fl->f[i].v;
+
+		if (v.kind == QFD_JR_STRING)
+			v.s = fl->buf + fl->f[i].str;
+		o = json_of(&v);
+		if ((!o && v.kind != QFD_JR_NULL) ||
+		    json_object_object_add(obj, fl->buf + fl->f[i].key, o)) {
+			json_object_put(o);
+			json_object_put(obj);
+			return nomem(jr);
+		}
+	}
+	if (l->pending) {
+		l->key = strdup(fl->buf + fl->f[n].key);
+		if (!l->key) {
+			json_object_put(obj);
+			return nomem(jr);
+		}
+	}
+	l->obj = obj;
+	l->flat = l->pending = false;
+	return 1;
 }
 
 static int push(struct qfd_jr *jr, bool is_array)
@@ -296,6 +552,14 @@ static int push(struct qfd_jr *jr, bool is_array)
 
 	if (jr->depth == QFD_JR_MAX_DEPTH)
 		return fail(jr, "nested more than %d levels deep", QFD_JR_MAX_DEPTH);
+	if (jr->depth && jr->lv[jr->depth - 1].flat && !unflatten(jr))
+		return 0;
+	if (item && !is_array) {
+		jr->lv[jr->depth++] = (struct jr_level){ .is_item = true,
+			.flat = true, .key0 = jr->nkeys };
+		jr->flat.n = jr->flat.len = 0;
+		return 1;
+	}
 	o = is_array ? json_object_new_array() : json_object_new_object();
 	if (!o)
 		return nomem(jr);
@@ -318,9 +582,12 @@ static int pop(struct qfd_jr *jr)
 	l->key = NULL;
 	jr->nkeys = l->key0;
 	/* handed over while still the deepest level: its place names it */
-	if (l->is_item)
+	if (l->flat)
+		rc = hand_flat(jr, jr->depth - 1);
+	else if (l->is_item)
 		rc = hand(jr, l->obj, jr->depth - 1);
 	l->obj = NULL;
+	l->flat = false;
 	jr->depth--;
 	next(jr);
 	if (!jr->depth)
@@ -371,6 +638,40 @@ static int note_key(struct qfd_jr *jr)
 	return 1;
 }
 
+/*
+ * A key of the flat item: kept, pending, then refused if given before
+ * (named in the place of the message, as a tree's key is).
+ */
+static int flat_key(struct qfd_jr *jr, struct jr_level *l, const char *s,
+		    size_t len)
+{
+	struct jr_flat *fl = &jr->flat;
+	struct jr_ffield *f;
+	size_t i;
+
+	if (fl->n == fl->fcap) {
+		size_t cap = fl->fcap ? 2 * fl->fcap : 16;
+
+		f = reallocarray(fl->f, cap, sizeof(*f));
+		if (!f)
+			return nomem(jr);
+		fl->f = f;
+		fl->fcap = cap;
+	}
+	f = &fl->f[fl->n];
+	f->klen = len;
+	if (flat_copy(fl, s, len, &f->key))
+		return nomem(jr);
+	fl->n++;
+	l->pending = true;
+	sync_place(jr);
+	for (i = 0; i + 1 < fl->n; i++)
+		if (fl->f[i].klen == len && !memcmp(fl->buf + fl->f[i].key, s, len))
+			return fail(jr, "given twice in one object (first on line %zu): keep one",
+				    jr->keys[l->key0 + i].line);
+	return note_key(jr);
+}
+
 static int on_map_key(void *ctx, const unsigned char *s, size_t len)
 {
 	struct qfd_jr *jr = ctx;
@@ -378,6 +679,10 @@ static int on_map_key(void *ctx, const unsigned char *s, size_t len)
 
 	if (memchr(s, '\0', len))
 		return fail(jr, "a key holds a NUL character (\\u0000): remove it");
+	if (l->flat && jr->flat.n == FLAT_KEYS && !unflatten(jr))
+		return 0;
+	if (l->flat)
+		return flat_key(jr, l, (const char *)s, len);
 	l->key = strndup((const char *)s, len);
 	if (!l->key)
 		return nomem(jr);
@@ -438,6 +743,9 @@ void qfd_jr_free(struct qfd_jr *jr)
 	}
 	json_object_put(jr->doc);
 	free(jr->keys);
+	free(jr->flat.buf);
+	free(jr->flat.f);
+	free(jr->flat.out);
 	yajl_free(jr->h);
 	free(jr);
 }
@@ -521,10 +829,10 @@ static const char *never(char c)
 
 /*
  * What a byte is to prescan(), from a table, as this is asked of every
- * byte of the document (strchr() and three comparisons per byte were a
- * tenth of reading one): blanks and structural characters end a token
+ * byte of the document: blanks and structural characters end a token
  * outside strings; a quote starts or ends a string, a backslash escapes
  * the next byte in one; never() says why a B_NEVER byte is wrong.
+ * Inside a string only B_QUOTE, B_ESCAPE and B_NEVER matter.
  */
 enum { B_TOKEN, B_END, B_QUOTE, B_ESCAPE, B_NEVER };
 
@@ -539,16 +847,36 @@ static const unsigned char byte_class[256] = {
 /* Where prescan() is, kept in locals while it loops. */
 struct scan {
 	bool in_str, esc;
-	size_t tok;
+	size_t tok;	/* bytes of the token so far: a string's after its quote */
 };
 
 /*
- * One more byte of the token that a byte of class cls is in, or 0 when it
- * ends one or is none: strings (up to their closing quote, escapes and
- * all) and runs of anything else but blanks and structural characters.
- * Good enough for a limit: on a text that is not JSON yajl stops first.
+ * How many of s[0..len) go on the token being read without a decision:
+ * plain bytes of a string, or of a number or word outside one.  The one
+ * loop a document's bytes mostly go through (a byte at a time with every
+ * case decided was a quarter of apply's reading), so it asks one thing.
  */
-static size_t token_byte(struct scan *sc, unsigned char cls)
+static size_t plain_run(const struct scan *sc, const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+
+	if (sc->in_str) {
+		while (i < len && byte_class[s[i]] <= B_END)
+			i++;
+	} else {
+		while (i < len && byte_class[s[i]] == B_TOKEN)
+			i++;
+	}
+	return i;
+}
+
+/*
+ * The byte s, of class cls, that plain_run() stopped at: whether it goes
+ * on the token (strings up to their closing quote, escapes and all) or
+ * ends one or is none.  Good enough for a limit: on a text that is not
+ * JSON yajl stops first.
+ */
+static bool token_byte(struct scan *sc, unsigned char cls)
 {
 	if (sc->in_str) {
 		if (sc->esc)
@@ -561,7 +889,7 @@ static size_t token_byte(struct scan *sc, unsigned char cls)
 	}
 	if (cls == B_QUOTE) {
 		sc->in_str = true;
-		return 0;
+		return false;
 	}
 	return cls != B_END;
 }
@@ -571,27 +899,43 @@ static size_t token_byte(struct scan *sc, unsigned char cls)
  * a byte never in JSON, or one that makes a token longer than any field
  * takes, which yajl would keep whole, however long, until it ends.
  */
-static const char *prescan(struct qfd_jr *jr, const char *s, size_t len,
+static const char *prescan(struct qfd_jr *jr, const char *buf, size_t len,
 			   const char **what)
 {
+	const unsigned char *s = (const unsigned char *)buf, *end = s + len;
 	struct scan sc = { jr->in_str, jr->esc, jr->tok };
 	const char *bad = NULL;
+	size_t run;
 
 	*what = NULL;
-	for (; len; s++, len--) {
-		unsigned char cls = byte_class[(unsigned char)*s];
+	while (s < end) {
+		unsigned char cls;
 
+		/* after a backslash the next byte is taken whatever it is */
+		run = sc.esc ? 0 : plain_run(&sc, s, (size_t)(end - s));
+		if (sc.tok + run > QFD_JR_MAX_TOKEN) {
+			s += QFD_JR_MAX_TOKEN - sc.tok;
+			*what = "longer than 64 KiB, more than any field takes";
+			bad = (const char *)s;
+			break;
+		}
+		sc.tok += run;
+		s += run;
+		if (s == end)
+			break;
+		cls = byte_class[*s];
 		if (cls == B_NEVER) {
-			*what = never(*s);
-			bad = s;
+			*what = never((char)*s);
+			bad = (const char *)s;
 			break;
 		}
 		sc.tok = token_byte(&sc, cls) ? sc.tok + 1 : 0;
 		if (sc.tok > QFD_JR_MAX_TOKEN) {
 			*what = "longer than 64 KiB, more than any field takes";
-			bad = s;
+			bad = (const char *)s;
 			break;
 		}
+		s++;
 	}
 	jr->in_str = sc.in_str;
 	jr->esc = sc.esc;
@@ -675,7 +1019,7 @@ size_t qfd_jr_depth(const struct qfd_jr *jr)
 
 const char *qfd_jr_key(const struct qfd_jr *jr, size_t level)
 {
-	return jr->lv[level].is_array ? NULL : jr->lv[level].key;
+	return level_key(jr, &jr->lv[level]);
 }
 
 size_t qfd_jr_index(const struct qfd_jr *jr, size_t level)

@@ -2,8 +2,9 @@
 /*
  * A JSON document read in pieces: yajl tokenizes it, and what it reads is
  * built into json-c values, except the items of arrays the caller asks to
- * have streamed, which are handed over one at a time and then freed.  So a
- * document of 100,000 limits costs one item's tree, not the whole one.
+ * have streamed, which are handed over one at a time, as their keys and
+ * values without a tree, and then let go.  So a document of 100,000 limits
+ * costs one item, not a tree of them.
  *
  * Strict JSON (RFC 8259), and stricter, for documents that set quotas: a
  * key that appears twice in one object (json-c would keep the last one
@@ -18,6 +19,7 @@
 
 #include <stdbool.h>
 #include <stddef.h>
+#include <stdint.h>
 #include <json.h>
 
 #define QFD_JR_MAX_DEPTH	32
@@ -25,6 +27,43 @@
 #define QFD_JR_MAX_TOKEN	65536
 
 struct qfd_jr;
+
+/*
+ * A value as read, without a tree: what a streamed item is handed as.
+ * Numbers follow json-c's rules (an integer is an int64, else a uint64,
+ * else a double), so a value means the same here as in the tree.
+ */
+enum qfd_jr_kind {
+	QFD_JR_NULL, QFD_JR_BOOL, QFD_JR_INT, QFD_JR_UINT, QFD_JR_DOUBLE,
+	QFD_JR_STRING, QFD_JR_OBJECT, QFD_JR_ARRAY,
+};
+
+struct qfd_jr_val {
+	enum qfd_jr_kind kind;
+	bool b;			/* BOOL */
+	int64_t i;		/* INT */
+	uint64_t u;		/* UINT (above INT64_MAX), and INT when >= 0 */
+	double d;		/* DOUBLE */
+	const char *s;		/* STRING: NUL-terminated, holds no NUL */
+	size_t len;		/* STRING */
+};
+
+/* One key of an item that is an object, in the order given. */
+struct qfd_jr_field {
+	const char *key;
+	struct qfd_jr_val v;	/* an OBJECT or ARRAY is only its kind */
+};
+
+/*
+ * An item of a streamed array.  An object is its keys (f, n), each value
+ * a scalar or only the kind of a container; anything else is v alone.
+ * Valid until item() returns.
+ */
+struct qfd_jr_item {
+	struct qfd_jr_val v;
+	const struct qfd_jr_field *f;
+	size_t n;
+};
 
 struct qfd_jr_ops {
 	/*
@@ -35,10 +74,14 @@ struct qfd_jr_ops {
 	bool (*stream)(void *ctx, const struct qfd_jr *jr);
 	/*
 	 * One item of a streamed array, complete; qfd_jr_place() names it.
-	 * The item is freed on return.  Nonzero (-errno) stops the reading.
+	 * Nonzero (-errno) stops the reading.
 	 */
-	int (*item)(void *ctx, const struct qfd_jr *jr, json_object *o);
+	int (*item)(void *ctx, const struct qfd_jr *jr,
+		    const struct qfd_jr_item *it);
 };
+
+/* What a json-c value is, as a streamed item's values are given. */
+void qfd_jr_val_of(json_object *o, struct qfd_jr_val *v);
 
 struct qfd_jr *qfd_jr_new(const struct qfd_jr_ops *ops, void *ctx);
 void qfd_jr_free(struct qfd_jr *jr);

@@ -15,9 +15,14 @@
  *     the token at fault when the token is in the piece it was given, and
  *     at the start of that piece when it is not;
  *   - strict: what it accepts, json-c's strict tokener must accept too,
- *     and it accepts no raw NUL byte and no "\u0000".
+ *     and it accepts no raw NUL byte and no "\u0000";
+ *   - the streamed items (read as keys and values without a tree, or as a
+ *     tree when they hold a container) must be what the same document
+ *     read whole into a json-c tree holds at those places, value for
+ *     value and in order.
  */
 #include <errno.h>
+#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -35,6 +40,7 @@ struct outcome {
 	size_t line, col, nitems;
 	char err[512];
 	char *tree;		/* the document without its streamed items */
+	json_object *doc;
 	char *items;		/* the streamed items, each as text, in order */
 	size_t items_len;
 };
@@ -46,32 +52,101 @@ static bool stream(void *ctx, const struct qfd_jr *jr)
 	return qfd_jr_depth(jr) == 3;
 }
 
-static int item(void *ctx, const struct qfd_jr *jr, json_object *o)
+static void add(struct outcome *out, const char *fmt, ...)
+	__attribute__((format(printf, 2, 3)));
+
+/* Append to out->items. */
+static void add(struct outcome *out, const char *fmt, ...)
 {
-	struct outcome *out = ctx;
-	const char *s = json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN);
-	char place[256];
-	size_t n;
+	va_list ap;
+	int n;
 	char *p;
 
-	qfd_jr_place(jr, place, sizeof(place));
-	n = strlen(place) + strlen(s) + 2;
-	p = realloc(out->items, out->items_len + n + 1);
-	if (!p)
+	va_start(ap, fmt);
+	n = vsnprintf(NULL, 0, fmt, ap);
+	va_end(ap);
+	p = realloc(out->items, out->items_len + (size_t)n + 1);
+	if (n < 0 || !p)
 		abort();
 	out->items = p;
-	out->items_len += (size_t)sprintf(p + out->items_len, "%s=%s\n", place, s);
+	va_start(ap, fmt);
+	vsnprintf(p + out->items_len, (size_t)n + 1, fmt, ap);
+	va_end(ap);
+	out->items_len += (size_t)n;
+}
+
+/* A value as text that tells every value apart, bytes and all. */
+static void add_val(struct outcome *out, const struct qfd_jr_val *v)
+{
+	switch (v->kind) {
+	case QFD_JR_NULL:
+		add(out, "n");
+		break;
+	case QFD_JR_BOOL:
+		add(out, "b%d", v->b);
+		break;
+	case QFD_JR_INT:
+		add(out, "i%lld/%llu", (long long)v->i, (unsigned long long)v->u);
+		break;
+	case QFD_JR_UINT:
+		add(out, "u%llu", (unsigned long long)v->u);
+		break;
+	case QFD_JR_DOUBLE:
+		add(out, "d%a", v->d);
+		break;
+	case QFD_JR_STRING:
+		if (strlen(v->s) != v->len)
+			abort();
+		add(out, "s%zu:", v->len);
+		out->items = realloc(out->items, out->items_len + v->len + 1);
+		if (!out->items)
+			abort();
+		memcpy(out->items + out->items_len, v->s, v->len + 1);
+		out->items_len += v->len;
+		break;
+	case QFD_JR_OBJECT:
+		add(out, "O");
+		break;
+	case QFD_JR_ARRAY:
+		add(out, "A");
+		break;
+	}
+}
+
+static void add_item(struct outcome *out, const char *place,
+		     const struct qfd_jr_item *it)
+{
+	size_t i;
+
+	add(out, "%s=", place);
+	add_val(out, &it->v);
+	if (it->n && it->v.kind != QFD_JR_OBJECT)
+		abort();
+	for (i = 0; i < it->n; i++) {
+		add(out, " %zu:%s=", strlen(it->f[i].key), it->f[i].key);
+		add_val(out, &it->f[i].v);
+	}
+	add(out, "\n");
 	out->nitems++;
+}
+
+static int item(void *ctx, const struct qfd_jr *jr, const struct qfd_jr_item *it)
+{
+	char place[256];
+
+	qfd_jr_place(jr, place, sizeof(place));
+	add_item(ctx, place, it);
 	return 0;
 }
 
 static const struct qfd_jr_ops ops = { .stream = stream, .item = item };
+static const struct qfd_jr_ops whole_ops = { .stream = NULL, .item = item };
 
-/* Read data in pieces of at most piece bytes. */
+/* Read data in pieces of at most piece bytes, streamed or whole. */
 static void read_in(const uint8_t *data, size_t size, size_t piece,
-		    struct outcome *out)
+		    bool streamed, struct outcome *out)
 {
-	struct qfd_jr *jr = qfd_jr_new(&ops, out);
+	struct qfd_jr *jr = qfd_jr_new(streamed ? &ops : &whole_ops, out);
 	json_object *doc = NULL;
 	size_t off, n;
 
@@ -90,7 +165,7 @@ static void read_in(const uint8_t *data, size_t size, size_t piece,
 	else if (out->rc)
 		abort();
 	out->tree = strdup(doc ? json_object_to_json_string_ext(doc, JSON_C_TO_STRING_PLAIN) : "null");
-	json_object_put(doc);
+	out->doc = doc;
 	qfd_jr_free(jr);
 }
 
@@ -161,14 +236,122 @@ static bool nul_escape(const uint8_t *data, size_t size)
 	return false;
 }
 
+/* "a[0]" or "[1]": one level of a place, as jsonread.c writes it. */
+static void level(char *buf, size_t len, const char *key, size_t idx)
+{
+	size_t n = strlen(buf);
+
+	if (key)
+		snprintf(buf + n, len - n, "%s%s", n ? "." : "", key);
+	else
+		snprintf(buf + n, len - n, "[%zu]", idx);
+}
+
+/* The items of one array two levels down in a whole tree. */
+static void add_array(struct outcome *out, const char *place, json_object *a)
+{
+	struct qfd_jr_field f[64];
+	char at[256];
+	size_t i;
+
+	for (i = 0; i < json_object_array_length(a); i++) {
+		json_object *o = json_object_array_get_idx(a, i);
+		struct qfd_jr_item it = { .f = f };
+
+		qfd_jr_val_of(o, &it.v);
+		if (it.v.kind == QFD_JR_OBJECT) {
+			json_object_object_foreach(o, key, val) {
+				if (it.n == 64)
+					return;	/* too many to compare: enough */
+				f[it.n].key = key;
+				qfd_jr_val_of(val, &f[it.n++].v);
+			}
+		}
+		snprintf(at, sizeof(at), "%s", place);
+		level(at, sizeof(at), NULL, i);
+		add_item(out, at, &it);
+	}
+}
+
+static json_object *nth(json_object *o, size_t i, const char **key)
+{
+	struct json_object_iterator it, end;
+
+	*key = NULL;
+	if (json_object_is_type(o, json_type_array))
+		return json_object_array_get_idx(o, i);
+	it = json_object_iter_begin(o);
+	end = json_object_iter_end(o);
+	while (i-- && !json_object_iter_equal(&it, &end))
+		json_object_iter_next(&it);
+	*key = json_object_iter_peek_name(&it);
+	return json_object_iter_peek_value(&it);
+}
+
+static bool is_container(json_object *o)
+{
+	return json_object_is_type(o, json_type_array) ||
+	       json_object_is_type(o, json_type_object);
+}
+
+static size_t children(json_object *o)
+{
+	return json_object_is_type(o, json_type_array) ?
+	       json_object_array_length(o) : (size_t)json_object_object_length(o);
+}
+
+/* What streaming would have handed over, from the tree read whole. */
+static void tree_items(struct outcome *out, json_object *doc)
+{
+	json_object *c1, *c2;
+	const char *k1, *k2;
+	char p1[256], p2[256];
+	size_t i, j;
+
+	if (!is_container(doc))
+		return;
+	for (i = 0; i < children(doc); i++) {
+		c1 = nth(doc, i, &k1);
+		if (!is_container(c1))
+			continue;
+		p1[0] = '\0';
+		level(p1, sizeof(p1), k1, i);
+		for (j = 0; j < children(c1); j++) {
+			c2 = nth(c1, j, &k2);
+			if (!json_object_is_type(c2, json_type_array))
+				continue;
+			snprintf(p2, sizeof(p2), "%s", p1);
+			level(p2, sizeof(p2), k2, j);
+			add_array(out, p2, c2);
+		}
+	}
+}
+
 static void check_reader(const uint8_t *data, size_t size)
 {
-	struct outcome whole, parts;
+	struct outcome whole, parts, tree, from_tree = { 0 };
 
-	read_in(data, size, size ? size : 1, &whole);
-	read_in(data, size, size ? 1 + data[size - 1] % 7 : 1, &parts);
+	read_in(data, size, size ? size : 1, true, &whole);
+	read_in(data, size, size ? 1 + data[size - 1] % 7 : 1, true, &parts);
 	if (!same(data, size, &whole, &parts))
 		abort();
+	/* the items handed over are the tree's, value for value */
+	read_in(data, size, size ? size : 1, false, &tree);
+	if (tree.rc != whole.rc || strcmp(tree.err, whole.err))
+		abort();
+	if (!whole.rc) {
+		tree_items(&from_tree, tree.doc);
+		if (from_tree.nitems != whole.nitems ||
+		    strcmp(from_tree.items ? from_tree.items : "",
+			   whole.items ? whole.items : ""))
+			abort();
+	}
+	json_object_put(whole.doc);
+	json_object_put(parts.doc);
+	json_object_put(tree.doc);
+	free(tree.tree);
+	free(tree.items);
+	free(from_tree.items);
 	if (!whole.rc && (memchr(data, '\0', size) ||
 			  nul_escape(data, size) ||
 			  (size < INT32_MAX && !jsonc_strict_takes(data, size))))
