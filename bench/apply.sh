@@ -130,6 +130,7 @@ run_fs xfs
 echo
 echo "qfd apply vs qfd set --batch, $N ids changed per run, $((2 * REPS)) runs each, kernel $(uname -r)"
 echo "host load average at the start: ${QFD_BENCH_HOST_LOAD:-unknown}"
+bench_aslr_said
 [[ -z $BASE ]] || echo "obatch, oapply: $BASE"
 awk "$BENCH_AWK_MEDIAN"'
 	{ key = $1 " " $2; t[key, ++n[key]] = $3; r[key, n[key]] = $4

@@ -55,6 +55,31 @@ bench_enter() {
 	fi
 	[[ $(findmnt -n -o FSTYPE /) == overlay ]] ||
 		die "QFD_VM=1 but / is not the test VM's overlay; refusing to make loop devices here"
+	bench_aslr
+}
+
+# bench_aslr: in the VM, turn address space randomization off unless
+# QFD_BENCH_ASLR=1.  Under TCG a process pays for translating every code
+# block it runs, and QEMU finds a translation again only at the same
+# virtual address: with randomization each run of a program translates
+# all its code anew.  In the 6.1 test VM (2026-12-06) that made /bin/true
+# take 23 ms of task clock instead of 3, bench/floor 32 instead of 3.3
+# and "qfd --version" (12 libraries) 95 instead of 20: a start-up cost
+# that grows with the code a tool touches and that hardware does not
+# have (qfd --version: about 1 ms on the host).  The VM is thrown away
+# after the run.  bench_aslr_said says which way it was.
+bench_aslr() {
+	[[ ${QFD_BENCH_ASLR:-0} == 1 ]] && return
+	echo 0 >/proc/sys/kernel/randomize_va_space ||
+		die "cannot turn address space randomization off (QFD_BENCH_ASLR=1 keeps it)"
+}
+
+bench_aslr_said() {
+	if [[ $(cat /proc/sys/kernel/randomize_va_space) == 0 ]]; then
+		echo "address space randomization off in the VM (QFD_BENCH_ASLR=1 keeps it: bench/lib.bash says why)"
+	else
+		echo "address space randomization on"
+	fi
 }
 
 # bench_setup DIR TOOL...: QFD (QFD_BENCH_QFD, default src/qfd, made

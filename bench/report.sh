@@ -131,6 +131,7 @@ echo "peers: $(repquota -V 2>&1 | head -n 1 | sed 's/^repquota: //'); $(xfs_quot
 echo "newest peers: $("${REPQUOTA_NEW[@]}" -V 2>&1 | head -n 1 | sed 's/^repquota: //');" \
 	"$("${XFS_QUOTA_NEW[@]}" -V) (Debian sid: $PEERS_VERSIONS; through their own loader)"
 echo "ids $FIRST..$((FIRST + N - 1)) ($N), $USED with a file, $REPS timed runs per case"
+bench_aslr_said
 echo
 
 t0=$EPOCHREALTIME
@@ -361,7 +362,7 @@ add e.qr qfd ext4 raw -N e.fl 0 -- "$Q" report -u -N -r "$EXT4"
 add e.qp qfd ext4 prom few e.qj 0 -- "$Q" report -u --prometheus "$EXT4"
 # base_cases FS MNT: QFD_BENCH_BASE's cases, beside qfd's
 base_cases() {
-	local f=$1 m=$2 t="qfd-base@$BASE_V"
+	local f=$1 m=$2 t="qfd-base@${BASE_V-}"
 
 	[[ -n $BASE ]] || return 0
 	add "$f.bq" "$t" "$3" table few - 0 -- "$BASE" report -u -A "$m"

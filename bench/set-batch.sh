@@ -254,6 +254,7 @@ echo "qfd set --batch vs. the peers: $N ids, $(uname -r) under TCG, medians of $
 echo "qfd $("$QFD" --version 2>&1 | sed -n '1s/^qfd //p') (tree $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?'));" \
 	"peers: $SQ_OLD and $XQ_OLD (Debian 12, the host's), $SQ_NEW and $XQ_NEW" \
 	"(Debian sid: $PEERS_VERSIONS; own loader)" | fold -s -w 78
+bench_aslr_said
 printf '%-5s %-16s %-13s %9s %9s %12s %12s %11s\n' FS TOOL STEP SECONDS RSS-MIB "TIME/QFD" "RSS/QFD" "TIME/FLOOR"
 while read -r fs peer peer_new; do
 	qs=$(median "$fs" qfd change 4)
