@@ -167,7 +167,7 @@ bounded() {
 # ubifs_quota_write() (every write of the quota core to a quota file),
 # ubifs_jnl_write_blocks() (the journal write of a quota file change, the
 # one way quota file nodes reach the flash but for a new file's header)
-# and ubifs_tnc_next_ino() (one call per inode of the usage walk at mount),
+# and ubifs_tnc_walk_inos() (one call per usage walk at mount),
 # through kprobe events of tracefs (CONFIG_KPROBE_EVENTS, on in Debian's
 # kernels; the probes name the module, so they wait for it if it is not
 # loaded). kprobe_count EVENT: how many calls of EVENT (qwrite, qnodes or
@@ -179,7 +179,7 @@ kprobes_on() {
 	: >"$BATS_TEST_TMPDIR/kprobes"
 	echo 'p:qfd/qwrite ubifs:ubifs_quota_write' >>"$TRACEFS/kprobe_events" || return
 	echo 'p:qfd/qnodes ubifs:ubifs_jnl_write_blocks' >>"$TRACEFS/kprobe_events" || return
-	echo 'p:qfd/walk ubifs:ubifs_tnc_next_ino' >>"$TRACEFS/kprobe_events" || return
+	echo 'p:qfd/walk ubifs:ubifs_tnc_walk_inos' >>"$TRACEFS/kprobe_events" || return
 	echo 1 >"$TRACEFS/events/qfd/enable" || return
 	kprobes_reset
 }
@@ -209,7 +209,7 @@ counted_mount() {
 	WALKED=$(kprobe_count walk)
 	QWRITES=$(kprobe_count qwrite)
 	QNODES=$(kprobe_count qnodes)
-	echo "mount: walk $WALKED inodes, $QWRITES quota file writes, $QNODES quota node groups"
+	echo "mount: $WALKED walks, $QWRITES quota file writes, $QNODES quota node groups"
 }
 
 # The quotactl_fd client, workload and checker (Python: ctypes reaches the
@@ -2196,7 +2196,7 @@ quota_flags() {
 	fs_remount_rw uq
 	local walked
 	walked=$(kprobe_count walk)
-	echo "remount,rw: walk $walked inodes, $(kprobe_count qwrite) quota file writes, $(kprobe_count qnodes) quota node groups"
+	echo "remount,rw: $walked walks, $(kprobe_count qwrite) quota file writes, $(kprobe_count qnodes) quota node groups"
 	[ "$walked" -gt 0 ]
 	[ "$(kprobe_count qwrite)" -eq 0 ]
 	[ "$(kprobe_count qnodes)" -eq 0 ]
