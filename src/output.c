@@ -35,9 +35,9 @@
 
 /*
  * Machine formats are written row by row as they come, to stdout held
- * back; or, for a caller that defers (report), kept as typed values like a
- * table's and written at the end, which takes less memory than the held
- * text and is not copied twice.  A table for people
+ * back; or, -J for a caller that defers (report), kept as typed values
+ * like a table's and written at the end, which takes less memory than the
+ * held text and is not copied twice.  A table for people
  * must know its column widths first: its rows are kept as typed values (8
  * bytes a cell, not libsmartcols' formatted cells) and measured in screen
  * cells; then printed a line at a time off a terminal, or on one handed to
@@ -451,11 +451,13 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 		make_keys(out);
 	/*
 	 * A document held back on stdout is written twice (into the temporary
-	 * file, then out) and is its whole text where /tmp is a tmpfs: for
-	 * report -J that is ~250 bytes an id against ~8 a shown cell kept as a
-	 * value, and the copying was a fifth of -J's time in the test VM.
+	 * file, then out) and is its whole text where /tmp is a tmpfs.  For
+	 * -J that is ~250 bytes an id, twice what its cells take kept as
+	 * values (8 bytes each), and the copying was a fifth of report -J's
+	 * time in the test VM; -r and --csv rows are shorter than their cells
+	 * kept, and are faster held (bench/README).
 	 */
-	if (out->o.format != QFD_FMT_TABLE && o->deferred && stdout_holdable())
+	if (out->o.format == QFD_FMT_JSON && o->deferred && stdout_holdable())
 		out->store = true;
 	else if (out->o.format != QFD_FMT_TABLE && qfd_stdout_hold()) {
 		free(out);

@@ -66,9 +66,9 @@ struct qfd_outopts {
 	bool list_columns;	/* -H */
 	/*
 	 * The caller prints only after everything was read, and frees the
-	 * rows unprinted after a failure (qfd_out_stored()): -J, -r and
-	 * --csv rows are then kept as values until qfd_out_print(), not
-	 * held back on stdout as text (report).
+	 * rows unprinted after a failure (qfd_out_stored()): -J rows are
+	 * then kept as values until qfd_out_print(), not held back on
+	 * stdout as text (report).
 	 */
 	bool deferred;
 };
