@@ -734,31 +734,34 @@ static void emit_headings(struct qfd_out *out, FILE *f)
 }
 
 /*
- * A cell that is a plain number in this format (a count; a size or a
- * duration with -J or -b; a percentage, with its '%' but in JSON), put
- * straight into the row: no text made apart, measured and copied, for the
- * ten or so numbers of every row.  False for any other cell.
+ * Whether column c's cells are plain numbers in this format: a count; a
+ * size or a duration with -J or -b; a percentage (with its '%' but in
+ * JSON).  put_number() puts one straight into the row, no text made
+ * apart, measured and copied, for the ten or so numbers of every row;
+ * false for any other cell.
  */
+static bool plain_number(const struct qfd_out *out, const struct qfd_col *c)
+{
+	switch (c->kind) {
+	case QFD_K_SIZE:
+	case QFD_K_DURATION:
+		return out->o.format == QFD_FMT_JSON || out->o.bytes;
+	case QFD_K_COUNT:
+	case QFD_K_PERCENT:
+		return true;
+	default:
+		return false;
+	}
+}
+
 static bool put_number(struct qfd_out *out, const struct qfd_col *c,
 		       const struct qfd_val *v)
 {
 	bool machine = out->o.format == QFD_FMT_JSON;
 	struct qfd_line *l = &out->line;
 
-	if (!v->set)
+	if (!v->set || !plain_number(out, c))
 		return false;
-	switch (c->kind) {
-	case QFD_K_SIZE:
-	case QFD_K_DURATION:
-		if (!machine && !out->o.bytes)
-			return false;
-		break;
-	case QFD_K_COUNT:
-	case QFD_K_PERCENT:
-		break;
-	default:
-		return false;
-	}
 	if (!line_room(l, QFD_FMT_LEN + 1))
 		return true;	/* l->failed says it */
 	l->len += qfd_format_u64(v->u, l->s + l->len);
@@ -972,6 +975,19 @@ static size_t cell_width(const char *s)
 	return cell_text(s, NULL);
 }
 
+/* The cells a plain number takes, without making its text. */
+static size_t number_width(const struct qfd_out *out, const struct qfd_col *c,
+			   uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n + (c->kind == QFD_K_PERCENT && out->o.format != QFD_FMT_JSON);
+}
+
 /*
  * The widest cell of each column in cells, over every row and the heading
  * (libsmartcols never makes a column narrower than its heading, even with
@@ -990,13 +1006,18 @@ static void measure(struct qfd_out *out, size_t *width)
 		for (i = 0; i < out->nshown; i++) {
 			const struct qfd_col *c = &out->cols[out->shown[i]];
 			char buf[QFD_FMT_LEN];
-			const char *s = format_cell(out, c, &v[i], buf);
+			const char *s;
 			size_t w;
 
-			if (!s)
+			if (!v[i].set)
 				continue;
-			/* what qfd formats itself is ASCII */
-			w = c->kind == QFD_K_STR ? cell_width(s) : strlen(s);
+			if (plain_number(out, c)) {
+				w = number_width(out, c, v[i].u);
+			} else {
+				s = format_cell(out, c, &v[i], buf);
+				/* what qfd formats itself is ASCII */
+				w = c->kind == QFD_K_STR ? cell_width(s) : strlen(s);
+			}
 			if (w > width[i])
 				width[i] = w;
 		}
@@ -1051,6 +1072,15 @@ bool qfd_out_via_scols;
  * right-aligned, one space after every other.  Text that takes no cells
  * (only zero-width characters) is left out, as libsmartcols leaves it.
  */
+static void put_spaces(struct qfd_line *l, size_t n)
+{
+	/* n 0 with nothing allocated yet: memset() must not see NULL */
+	if (!n || !line_room(l, n))
+		return;
+	memset(l->s + l->len, ' ', n);
+	l->len += n;
+}
+
 static void plain_cell(struct qfd_line *l, const char *s, size_t width,
 		       bool right, bool last)
 {
@@ -1067,11 +1097,23 @@ static void plain_cell(struct qfd_line *l, const char *s, size_t width,
 		l->len += pad;
 		pad = 0;
 	}
-	if (last)
-		return;
-	while (pad--)
-		line_putc(l, ' ');
-	line_putc(l, ' ');
+	if (!last)
+		put_spaces(l, pad + 1);
+}
+
+/* A plain number's cell (plain_number()), padded as plain_cell() pads. */
+static void plain_number_cell(struct qfd_out *out, const struct qfd_col *c,
+			      const struct qfd_val *v, size_t width, bool last)
+{
+	size_t w = number_width(out, c, v->u);
+	size_t pad = width > w ? width - w : 0;
+	bool right = c->flags & SCOLS_FL_RIGHT;
+
+	if (right)
+		put_spaces(&out->line, pad);
+	put_number(out, c, v);
+	if (!last)
+		put_spaces(&out->line, (right ? 0 : pad) + 1);
 }
 
 /* A heading (vals NULL) or a row of the table, written with one fwrite. */
@@ -1084,11 +1126,16 @@ static int plain_line(struct qfd_out *out, const struct qfd_val *vals,
 	l->len = 0;
 	for (i = 0; i < out->nshown; i++) {
 		const struct qfd_col *c = &out->cols[out->shown[i]];
+		bool last = i + 1 == out->nshown;
 		char buf[QFD_FMT_LEN];
-		const char *s = vals ? format_cell(out, c, &vals[i], buf) : c->name;
+		const char *s;
 
-		plain_cell(l, s, width[i], c->flags & SCOLS_FL_RIGHT,
-			   i + 1 == out->nshown);
+		if (vals && vals[i].set && plain_number(out, c)) {
+			plain_number_cell(out, c, &vals[i], width[i], last);
+			continue;
+		}
+		s = vals ? format_cell(out, c, &vals[i], buf) : c->name;
+		plain_cell(l, s, width[i], c->flags & SCOLS_FL_RIGHT, last);
 	}
 	line_putc(l, '\n');
 	if (l->failed)
