@@ -214,7 +214,8 @@ static int report_prom_finish(struct report *r)
 
 static int run(int argc, char **argv)
 {
-	struct report r = { .over = QFD_ST_OK, .oo.cmd = "report" };
+	struct report r = { .over = QFD_ST_OK, .oo.cmd = "report",
+			    .oo.deferred = true };
 	struct qfd_fs *fss;
 	size_t nfs, i;
 	int rc;
@@ -249,7 +250,10 @@ static int run(int argc, char **argv)
 	for (i = 0; i < nfs; i++)
 		if (report_fs(&r, &fss[i]))
 			rc = QFD_EXIT_FAILURE;
-	if (r.out && qfd_out_print(r.out))
+	/* a document kept as rows is whole or absent, as one held back */
+	if (r.out && rc == QFD_EXIT_FAILURE && qfd_out_stored(r.out))
+		qfd_out_free(r.out);
+	else if (r.out && qfd_out_print(r.out))
 		rc = QFD_EXIT_FAILURE;
 	if (r.prom && report_prom_finish(&r))
 		rc = QFD_EXIT_FAILURE;

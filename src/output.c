@@ -34,8 +34,10 @@
 #define KEY_LEN		64	/* a JSON key with what goes before and after */
 
 /*
- * Machine formats are written row by row as they come, so a report of a
- * million ids needs no more memory than one of ten.  A table for people
+ * Machine formats are written row by row as they come, to stdout held
+ * back; or, -J for a caller that defers (report), kept as typed values
+ * like a table's and written at the end, which takes less memory than the
+ * held text and is not copied twice.  A table for people
  * must know its column widths first: its rows are kept as typed values (8
  * bytes a cell, not libsmartcols' formatted cells) and measured in screen
  * cells; then printed a line at a time off a terminal, or on one handed to
@@ -72,6 +74,7 @@ struct qfd_out {
 	union cell *rows;	/* table or --sort: stride + 1 cells a row */
 	size_t nrows, alloc;
 	size_t nemitted;	/* machine formats: rows written */
+	bool store;		/* machine formats: rows kept, see deferred */
 	char *title;		/* table: printed above it when it has rows */
 	struct qfd_line line;	/* machine formats: the row being made */
 	char keys[MAX_COLS][KEY_LEN];	/* -J: ",\n   \"key\": " per column */
@@ -153,17 +156,22 @@ int qfd_tmpfd(void)
 	return fd;
 }
 
-int qfd_stdout_hold(void)
+/* Whether qfd_stdout_hold() would hold stdout back now. */
+static bool stdout_holdable(void)
 {
-	int fd, saved;
-
-	if (held_stdout >= 0 || one_stream)
-		return 0;
 	/*
 	 * A closed stdout (>&-) is not held: the temporary file would take
 	 * its number, and the write error at the end must say what it is.
 	 */
-	if (fcntl(STDOUT_FILENO, F_GETFD) < 0)
+	return held_stdout < 0 && !one_stream &&
+	       fcntl(STDOUT_FILENO, F_GETFD) >= 0;
+}
+
+int qfd_stdout_hold(void)
+{
+	int fd, saved;
+
+	if (!stdout_holdable())
 		return 0;
 	if (fflush(stdout))
 		return -EIO;
@@ -441,7 +449,17 @@ struct qfd_out *qfd_out_new(const char *name, const struct qfd_col *cols,
 	}
 	if (out->o.format == QFD_FMT_JSON)
 		make_keys(out);
-	if (out->o.format != QFD_FMT_TABLE && qfd_stdout_hold()) {
+	/*
+	 * A document held back on stdout is written twice (into the temporary
+	 * file, then out) and is its whole text where /tmp is a tmpfs.  For
+	 * -J that is ~250 bytes an id, twice what its cells take kept as
+	 * values (8 bytes each), and the copying was a fifth of report -J's
+	 * time in the test VM; -r and --csv rows are shorter than their cells
+	 * kept, and are faster held (bench/README).
+	 */
+	if (out->o.format == QFD_FMT_JSON && o->deferred && stdout_holdable())
+		out->store = true;
+	else if (out->o.format != QFD_FMT_TABLE && qfd_stdout_hold()) {
 		free(out);
 		return NULL;
 	}
@@ -515,13 +533,11 @@ static size_t plain_prefix(const char *s, char stop, bool ascii)
  * were most of -r's own time under emulation (perf in the test VM).
  * Grown to the longest row and reused; failed says a growth failed.
  */
-static bool line_room(struct qfd_line *l, size_t n)
+static bool line_grow(struct qfd_line *l, size_t n)
 {
 	size_t cap;
 	char *p;
 
-	if (l->len + n <= l->cap)
-		return true;
 	if (l->failed)
 		return false;
 	cap = (l->len + n) * 2 > 256 ? (l->len + n) * 2 : 256;
@@ -533,6 +549,12 @@ static bool line_room(struct qfd_line *l, size_t n)
 	l->s = p;
 	l->cap = cap;
 	return true;
+}
+
+/* The check every byte put makes, small enough to inline; growth apart. */
+static inline bool line_room(struct qfd_line *l, size_t n)
+{
+	return l->len + n <= l->cap || line_grow(l, n);
 }
 
 static void line_put(struct qfd_line *l, const char *s, size_t n)
@@ -563,14 +585,22 @@ static void line_hex(struct qfd_line *l, const char *prefix, unsigned int c)
 	line_put(l, b, n + 2);
 }
 
-/* RFC 4180: quote a field holding a separator, a quote or a line break. */
+/*
+ * RFC 4180: quote a field holding a separator, a quote or a line break
+ * (and, for readers that trim, one with a space at either end).  One loop
+ * finds both the length and whether to quote: strlen() and strcspn() were
+ * two passes of SSE instructions, which an emulated CPU runs slowly (in
+ * the test VM strcspn alone was 7% of --csv's samples).
+ */
 static void csv_field(struct qfd_line *l, const char *s)
 {
-	size_t len = strlen(s);
+	size_t len = 0;
 	const char *p;
 
-	if (len && !s[strcspn(s, ",\"\r\n")] && s[0] != ' ' &&
-	    s[len - 1] != ' ') {
+	while (s[len] && s[len] != ',' && s[len] != '"' && s[len] != '\r' &&
+	       s[len] != '\n')
+		len++;
+	if (len && !s[len] && s[0] != ' ' && s[len - 1] != ' ') {
 		line_put(l, s, len);
 		return;
 	}
@@ -703,16 +733,63 @@ static void emit_headings(struct qfd_out *out, FILE *f)
 	putc('\n', f);
 }
 
-/* Cell i of a row, s its text (NULL: empty), after what goes before it. */
-static void emit_cell(struct qfd_out *out, size_t i, const struct qfd_col *c,
+/*
+ * Whether column c's cells are plain numbers in this format: a count; a
+ * size or a duration with -J or -b; a percentage (with its '%' but in
+ * JSON).  put_number() puts one straight into the row, no text made
+ * apart, measured and copied, for the ten or so numbers of every row;
+ * false for any other cell.
+ */
+static bool plain_number(const struct qfd_out *out, const struct qfd_col *c)
+{
+	switch (c->kind) {
+	case QFD_K_SIZE:
+	case QFD_K_DURATION:
+		return out->o.format == QFD_FMT_JSON || out->o.bytes;
+	case QFD_K_COUNT:
+	case QFD_K_PERCENT:
+		return true;
+	default:
+		return false;
+	}
+}
+
+static bool put_number(struct qfd_out *out, const struct qfd_col *c,
+		       const struct qfd_val *v)
+{
+	bool machine = out->o.format == QFD_FMT_JSON;
+	struct qfd_line *l = &out->line;
+
+	if (!v->set || !plain_number(out, c))
+		return false;
+	if (!line_room(l, QFD_FMT_LEN + 1))
+		return true;	/* l->failed says it */
+	l->len += qfd_format_u64(v->u, l->s + l->len);
+	if (c->kind == QFD_K_PERCENT && !machine)
+		l->s[l->len++] = '%';
+	return true;
+}
+
+/* What goes before cell i of a row: its JSON key, or a separator. */
+static void emit_sep(struct qfd_out *out, size_t i)
+{
+	struct qfd_line *l = &out->line;
+
+	if (out->o.format == QFD_FMT_JSON)
+		/* the first has no comma before it */
+		line_put(l, out->keys[i] + !i, out->keylen[i] - !i);
+	else if (i)
+		line_putc(l, out->o.format == QFD_FMT_CSV ? ',' : ' ');
+}
+
+/* A cell of a row, s its text (NULL: empty), after emit_sep(). */
+static void emit_cell(struct qfd_out *out, const struct qfd_col *c,
 		      const char *s)
 {
 	struct qfd_line *l = &out->line;
 
 	switch (out->o.format) {
 	case QFD_FMT_JSON:
-		/* the first has no comma before it */
-		line_put(l, out->keys[i] + !i, out->keylen[i] - !i);
 		if (!s)
 			line_put(l, "null", 4);
 		else if (c->kind == QFD_K_STR)
@@ -721,14 +798,10 @@ static void emit_cell(struct qfd_out *out, size_t i, const struct qfd_col *c,
 			line_put(l, s, strlen(s));
 		break;
 	case QFD_FMT_CSV:
-		if (i)
-			line_putc(l, ',');
 		if (s)
 			csv_field(l, s);
 		break;
 	default:
-		if (i)
-			line_putc(l, ' ');
 		/* numbers, units and yes/no need no escape */
 		if (s && c->kind != QFD_K_STR)
 			line_put(l, s, strlen(s));
@@ -753,7 +826,9 @@ static int emit_row(struct qfd_out *out, const struct qfd_val *vals, FILE *f)
 	for (i = 0; i < out->nshown; i++) {
 		const struct qfd_col *c = &out->cols[out->shown[i]];
 
-		emit_cell(out, i, c, format_cell(out, c, &vals[i], buf));
+		emit_sep(out, i);
+		if (!put_number(out, c, &vals[i]))
+			emit_cell(out, c, format_cell(out, c, &vals[i], buf));
 	}
 	if (json)
 		line_put(&out->line, "\n      }", 8);
@@ -809,7 +884,7 @@ int qfd_out_add(struct qfd_out *out, const struct qfd_val *vals)
 	union cell *row;
 	size_t i;
 
-	if (out->o.format != QFD_FMT_TABLE && out->sortcol < 0) {
+	if (out->o.format != QFD_FMT_TABLE && out->sortcol < 0 && !out->store) {
 		struct qfd_val v[MAX_COLS];
 
 		for (i = 0; i < out->nshown; i++)
@@ -900,6 +975,19 @@ static size_t cell_width(const char *s)
 	return cell_text(s, NULL);
 }
 
+/* The cells a plain number takes, without making its text. */
+static size_t number_width(const struct qfd_out *out, const struct qfd_col *c,
+			   uint64_t v)
+{
+	size_t n = 1;
+
+	while (v >= 10) {
+		v /= 10;
+		n++;
+	}
+	return n + (c->kind == QFD_K_PERCENT && out->o.format != QFD_FMT_JSON);
+}
+
 /*
  * The widest cell of each column in cells, over every row and the heading
  * (libsmartcols never makes a column narrower than its heading, even with
@@ -918,13 +1006,18 @@ static void measure(struct qfd_out *out, size_t *width)
 		for (i = 0; i < out->nshown; i++) {
 			const struct qfd_col *c = &out->cols[out->shown[i]];
 			char buf[QFD_FMT_LEN];
-			const char *s = format_cell(out, c, &v[i], buf);
+			const char *s;
 			size_t w;
 
-			if (!s)
+			if (!v[i].set)
 				continue;
-			/* what qfd formats itself is ASCII */
-			w = c->kind == QFD_K_STR ? cell_width(s) : strlen(s);
+			if (plain_number(out, c)) {
+				w = number_width(out, c, v[i].u);
+			} else {
+				s = format_cell(out, c, &v[i], buf);
+				/* what qfd formats itself is ASCII */
+				w = c->kind == QFD_K_STR ? cell_width(s) : strlen(s);
+			}
 			if (w > width[i])
 				width[i] = w;
 		}
@@ -979,6 +1072,15 @@ bool qfd_out_via_scols;
  * right-aligned, one space after every other.  Text that takes no cells
  * (only zero-width characters) is left out, as libsmartcols leaves it.
  */
+static void put_spaces(struct qfd_line *l, size_t n)
+{
+	/* n 0 with nothing allocated yet: memset() must not see NULL */
+	if (!n || !line_room(l, n))
+		return;
+	memset(l->s + l->len, ' ', n);
+	l->len += n;
+}
+
 static void plain_cell(struct qfd_line *l, const char *s, size_t width,
 		       bool right, bool last)
 {
@@ -995,11 +1097,23 @@ static void plain_cell(struct qfd_line *l, const char *s, size_t width,
 		l->len += pad;
 		pad = 0;
 	}
-	if (last)
-		return;
-	while (pad--)
-		line_putc(l, ' ');
-	line_putc(l, ' ');
+	if (!last)
+		put_spaces(l, pad + 1);
+}
+
+/* A plain number's cell (plain_number()), padded as plain_cell() pads. */
+static void plain_number_cell(struct qfd_out *out, const struct qfd_col *c,
+			      const struct qfd_val *v, size_t width, bool last)
+{
+	size_t w = number_width(out, c, v->u);
+	size_t pad = width > w ? width - w : 0;
+	bool right = c->flags & SCOLS_FL_RIGHT;
+
+	if (right)
+		put_spaces(&out->line, pad);
+	put_number(out, c, v);
+	if (!last)
+		put_spaces(&out->line, (right ? 0 : pad) + 1);
 }
 
 /* A heading (vals NULL) or a row of the table, written with one fwrite. */
@@ -1012,11 +1126,16 @@ static int plain_line(struct qfd_out *out, const struct qfd_val *vals,
 	l->len = 0;
 	for (i = 0; i < out->nshown; i++) {
 		const struct qfd_col *c = &out->cols[out->shown[i]];
+		bool last = i + 1 == out->nshown;
 		char buf[QFD_FMT_LEN];
-		const char *s = vals ? format_cell(out, c, &vals[i], buf) : c->name;
+		const char *s;
 
-		plain_cell(l, s, width[i], c->flags & SCOLS_FL_RIGHT,
-			   i + 1 == out->nshown);
+		if (vals && vals[i].set && plain_number(out, c)) {
+			plain_number_cell(out, c, &vals[i], width[i], last);
+			continue;
+		}
+		s = vals ? format_cell(out, c, &vals[i], buf) : c->name;
+		plain_cell(l, s, width[i], c->flags & SCOLS_FL_RIGHT, last);
 	}
 	line_putc(l, '\n');
 	if (l->failed)
@@ -1151,6 +1270,11 @@ int qfd_out_print(struct qfd_out *out)
 	}
 	qfd_out_free(out);
 	return rc;
+}
+
+bool qfd_out_stored(const struct qfd_out *out)
+{
+	return out->store;
 }
 
 void qfd_out_free(struct qfd_out *out)

@@ -64,6 +64,13 @@ struct qfd_outopts {
 	const char *columns;	/* -o LIST or +LIST */
 	const char *sort;	/* --sort COL */
 	bool list_columns;	/* -H */
+	/*
+	 * The caller prints only after everything was read, and frees the
+	 * rows unprinted after a failure (qfd_out_stored()): -J rows are
+	 * then kept as values until qfd_out_print(), not held back on
+	 * stdout as text (report).
+	 */
+	bool deferred;
 };
 
 /*
@@ -153,6 +160,11 @@ void qfd_out_title(struct qfd_out *out, const char *fmt, ...)
 int qfd_out_add(struct qfd_out *out, const struct qfd_val *vals);
 /* Prints and frees. */
 int qfd_out_print(struct qfd_out *out);
+/*
+ * Whether out keeps machine-format rows for qfd_out_print() instead of
+ * writing them as they come (deferred, and stdout would have been held).
+ */
+bool qfd_out_stored(const struct qfd_out *out);
 void qfd_out_free(struct qfd_out *out);
 
 void qfd_out_list_columns(const struct qfd_col *cols, size_t ncols);

@@ -1,7 +1,7 @@
 // SPDX-License-Identifier: GPL-2.0-or-later
 /*
- * Prometheus text exposition format (version 0.0.4): one family per
- * temporary file while the ids come, concatenated at the end.
+ * Prometheus text exposition format (version 0.0.4): every id's values
+ * kept while the ids come, each family written from them at the end.
  */
 #include <err.h>
 #include <errno.h>
@@ -22,13 +22,11 @@
 #include "units.h"
 
 /*
- * Each family's file gets a buffer of its own this big: ten samples per
- * id in 4 KiB writes were half of --prometheus' time on the host, more
- * under emulation, where a system call is dear.  The samples are put
- * into it by hand and it is written with write(2): three stdio calls a
- * sample were a third of the rest (callgrind).
+ * The metrics are made in a buffer this big and written with write(2):
+ * ten samples per id through stdio were a third of --prometheus' time
+ * (callgrind), and a system call per sample is dear under emulation.
  */
-#define FAMILY_BUF	65536
+#define OUT_BUF		65536
 #define SAMPLE_MAX	(QFD_FMT_LEN + 2)	/* " NUMBER\n" */
 
 enum {
@@ -72,26 +70,52 @@ static const struct {
 			"1 when the quotas of this filesystem and type could not be read (quotas off, no quota support, permission denied)." },
 };
 
-/* A string that grows to the longest label set and is then reused. */
+/* Bytes that grow: the label arenas. */
 struct buf {
 	char *s;
 	size_t len, alloc;
 };
 
-/* A family's samples: a temporary file and what is not in it yet. */
-struct family {
-	int fd;
-	char *buf;		/* FAMILY_BUF bytes */
-	size_t len;
+/* mountpoint, fstype and type of one walked filesystem and quota type. */
+struct group {
+	size_t off, len;	/* "{mountpoint=...,type=\"user\"" in grouplabels */
+};
+
+/*
+ * One id, until the end: about 100 bytes with its labels, where the
+ * temporary files of each family it replaced took ~900 (the samples as
+ * text), and those were memory too where /tmp is a tmpfs.
+ */
+struct id_rec {
+	uint64_t v[PF_SCRAPE];	/* the value of each per-id family */
+	size_t labels;		/* ",id=...,name=...}" at this offset of idlabels */
+	uint32_t group;
+};
+
+struct scrape_rec {
+	uint32_t group;
+	bool failed;
 };
 
 struct qfd_prom {
-	struct family fam[PF_NFAMILIES];
-	int err;		/* the first failed write's -errno */
-	struct buf fslabels;	/* mountpoint, fstype, type of the last fs */
-	const struct qfd_fs *fs;
+	struct buf grouplabels;
+	struct group *groups;
+	size_t ngroups, agroups;
+	struct buf idlabels;	/* every id's labels, back to back, in order */
+	struct id_rec *ids;
+	size_t nids, aids;
+	struct scrape_rec *scrapes;
+	size_t nscrapes, ascrapes;
+	const struct qfd_fs *fs;	/* of the last group */
 	int type;
-	struct buf labels;	/* the whole {...} of the current sample */
+};
+
+/* Where the metrics go at the end. */
+struct out {
+	int fd;
+	int err;		/* the first failed write's -errno */
+	size_t len;
+	char buf[OUT_BUF];
 };
 
 static int buf_add(struct buf *b, const char *s, size_t n)
@@ -109,6 +133,26 @@ static int buf_add(struct buf *b, const char *s, size_t n)
 	b->len += n;
 	b->s[b->len] = '\0';
 	return 0;
+}
+
+/*
+ * arr with room for element n (of size sz), *alloc elements in all: arr
+ * itself, or a larger copy; NULL when memory runs out (arr kept).
+ */
+static void *grow(void *arr, size_t n, size_t *alloc, size_t sz)
+{
+	size_t na;
+	void *p;
+
+	if (n < *alloc)
+		return arr;
+	na = *alloc ? *alloc * 2 : 64;
+	if (na > SIZE_MAX / sz)
+		return NULL;
+	p = realloc(arr, na * sz);
+	if (p)
+		*alloc = na;
+	return p;
 }
 
 /* The ASCII at s that a label value takes as it is. */
@@ -144,10 +188,11 @@ static size_t label_char(struct buf *b, const char *p)
 	return buf_add(b, p, n) ? 0 : n;
 }
 
-/* name="value", the value as label_char() makes it. */
-static int add_label(struct buf *b, const char *name, const char *val)
+/* sep name="value", the value as label_char() makes it. */
+static int add_label(struct buf *b, const char *sep, const char *name,
+		     const char *val)
 {
-	int rc = buf_add(b, b->len > 1 ? "," : "", b->len > 1);
+	int rc = buf_add(b, sep, strlen(sep));
 	const char *p = val;
 	size_t n;
 
@@ -168,21 +213,34 @@ static int add_label(struct buf *b, const char *name, const char *val)
 	return rc ? rc : buf_add(b, "\"", 1);
 }
 
-/* The labels every sample of fs and type carries, built once per pair. */
-static int fs_labels(struct qfd_prom *p, const struct qfd_fs *fs, int type)
+/* The group of fs and type, made when they differ from the last one's. */
+static int fs_group(struct qfd_prom *p, const struct qfd_fs *fs, int type,
+		    uint32_t *group)
 {
+	struct buf *b = &p->grouplabels;
+	size_t off = b->len;
+	struct group *g;
 	int rc;
 
-	if (p->fs == fs && p->type == type)
+	if (p->ngroups && p->fs == fs && p->type == type) {
+		*group = (uint32_t)(p->ngroups - 1);
 		return 0;
-	p->fs = NULL;
-	p->fslabels.len = 0;
-	rc = buf_add(&p->fslabels, "{", 1);
-	rc = rc ? rc : add_label(&p->fslabels, "mountpoint", fs->target);
-	rc = rc ? rc : add_label(&p->fslabels, "fstype", fs->fstype);
-	rc = rc ? rc : add_label(&p->fslabels, "type", qfd_type_name(type));
+	}
+	if (p->ngroups >= UINT32_MAX)
+		return -ENOMEM;
+	g = grow(p->groups, p->ngroups, &p->agroups, sizeof(*g));
+	if (!g)
+		return -ENOMEM;
+	p->groups = g;
+	rc = buf_add(b, "{", 1);
+	rc = rc ? rc : add_label(b, "", "mountpoint", fs->target);
+	rc = rc ? rc : add_label(b, ",", "fstype", fs->fstype);
+	rc = rc ? rc : add_label(b, ",", "type", qfd_type_name(type));
 	if (rc)
 		return rc;
+	p->groups[p->ngroups].off = off;
+	p->groups[p->ngroups].len = b->len - off;
+	*group = (uint32_t)p->ngroups++;
 	p->fs = fs;
 	p->type = type;
 	return 0;
@@ -191,99 +249,25 @@ static int fs_labels(struct qfd_prom *p, const struct qfd_fs *fs, int type)
 struct qfd_prom *qfd_prom_new(void)
 {
 	struct qfd_prom *p = calloc(1, sizeof(*p));
-	size_t i;
 
 	if (!p) {
 		warnx("out of memory");
 		return NULL;
 	}
 	p->type = -1;
-	for (i = 0; i < PF_NFAMILIES; i++)
-		p->fam[i].fd = -1;
-	for (i = 0; i < PF_NFAMILIES; i++) {
-		/* tmpfile(3) takes /tmp whatever $TMPDIR says */
-		p->fam[i].fd = qfd_tmpfd();
-		if (p->fam[i].fd < 0) {
-			warn("cannot make a temporary file (TMPDIR)");
-			qfd_prom_free(p);
-			return NULL;
-		}
-		p->fam[i].buf = malloc(FAMILY_BUF);
-		if (!p->fam[i].buf) {
-			warnx("out of memory");
-			qfd_prom_free(p);
-			return NULL;
-		}
-	}
 	return p;
 }
 
 void qfd_prom_free(struct qfd_prom *p)
 {
-	size_t i;
-
 	if (!p)
 		return;
-	for (i = 0; i < PF_NFAMILIES; i++) {
-		if (p->fam[i].fd >= 0)
-			close(p->fam[i].fd);
-		free(p->fam[i].buf);
-	}
-	free(p->fslabels.s);
-	free(p->labels.s);
+	free(p->grouplabels.s);
+	free(p->groups);
+	free(p->idlabels.s);
+	free(p->ids);
+	free(p->scrapes);
 	free(p);
-}
-
-/* n bytes of s onto fd; the first error is kept, and stops every later write. */
-static void write_all(struct qfd_prom *p, int fd, const char *s, size_t n)
-{
-	ssize_t w;
-
-	while (n && !p->err) {
-		w = write(fd, s, n);
-		if (w < 0) {
-			if (errno != EINTR)
-				p->err = -errno;
-			continue;
-		}
-		s += w;
-		n -= (size_t)w;
-	}
-}
-
-static void fam_flush(struct qfd_prom *p, struct family *f)
-{
-	write_all(p, f->fd, f->buf, f->len);
-	f->len = 0;
-}
-
-static void fam_put(struct qfd_prom *p, struct family *f, const char *s,
-		    size_t n)
-{
-	if (f->len + n > FAMILY_BUF) {
-		fam_flush(p, f);
-		/* labels longer than the buffer: a mount point of 64 KiB */
-		if (n > FAMILY_BUF) {
-			write_all(p, f->fd, s, n);
-			return;
-		}
-	}
-	memcpy(f->buf + f->len, s, n);
-	f->len += n;
-}
-
-static void sample(struct qfd_prom *p, int fam, uint64_t v)
-{
-	struct family *f = &p->fam[fam];
-	char num[SAMPLE_MAX];
-	size_t n;
-
-	fam_put(p, f, families[fam].name, strlen(families[fam].name));
-	fam_put(p, f, p->labels.s, p->labels.len);
-	num[0] = ' ';
-	n = qfd_format_u64(v, num + 1) + 1;
-	num[n++] = '\n';
-	fam_put(p, f, num, n);
 }
 
 /* A deadline only while the soft limit is passed, as the GRACE columns. */
@@ -296,70 +280,170 @@ int qfd_prom_dq(struct qfd_prom *p, const struct qfd_fs *fs, int type,
 		const struct qfd_dq *dq, const char *name, time_t now)
 {
 	char id[QFD_FMT_LEN];
-	int rc = fs_labels(p, fs, type);
+	struct id_rec *r;
+	uint32_t group;
+	size_t off = p->idlabels.len;
+	int rc = fs_group(p, fs, type, &group);
 
-	qfd_format_u64(dq->id, id);
-	p->labels.len = 0;
-	rc = rc ? rc : buf_add(&p->labels, p->fslabels.s, p->fslabels.len);
-	rc = rc ? rc : add_label(&p->labels, "id", id);
-	rc = rc ? rc : add_label(&p->labels, "name", name ? name : "");
-	rc = rc ? rc : buf_add(&p->labels, "}", 1);
 	if (rc)
 		return rc;
-	sample(p, PF_SPACE, dq->space);
-	sample(p, PF_SPACE_SOFT, dq->space_soft);
-	sample(p, PF_SPACE_HARD, dq->space_hard);
-	sample(p, PF_SPACE_GRACE, deadline(dq->space, dq->space_soft,
-					   dq->space_timer));
-	sample(p, PF_FILES, dq->files);
-	sample(p, PF_FILES_SOFT, dq->files_soft);
-	sample(p, PF_FILES_HARD, dq->files_hard);
-	sample(p, PF_FILES_GRACE, deadline(dq->files, dq->files_soft,
-					   dq->files_timer));
+	r = grow(p->ids, p->nids, &p->aids, sizeof(*r));
+	if (!r)
+		return -ENOMEM;
+	p->ids = r;
+	qfd_format_u64(dq->id, id);
+	rc = add_label(&p->idlabels, ",", "id", id);
+	rc = rc ? rc : add_label(&p->idlabels, ",", "name", name ? name : "");
+	rc = rc ? rc : buf_add(&p->idlabels, "}", 1);
+	if (rc)
+		return rc;
+	r = &p->ids[p->nids++];
+	r->labels = off;
+	r->group = group;
+	r->v[PF_SPACE] = dq->space;
+	r->v[PF_SPACE_SOFT] = dq->space_soft;
+	r->v[PF_SPACE_HARD] = dq->space_hard;
+	r->v[PF_SPACE_GRACE] = deadline(dq->space, dq->space_soft,
+					dq->space_timer);
+	r->v[PF_FILES] = dq->files;
+	r->v[PF_FILES_SOFT] = dq->files_soft;
+	r->v[PF_FILES_HARD] = dq->files_hard;
+	r->v[PF_FILES_GRACE] = deadline(dq->files, dq->files_soft,
+					dq->files_timer);
 	/* enum qfd_status is 0 to 3 in the documented order */
-	sample(p, PF_STATUS, (uint64_t)qfd_dq_status(dq, now));
+	r->v[PF_STATUS] = (uint64_t)qfd_dq_status(dq, now);
 	return 0;
 }
 
 int qfd_prom_scrape(struct qfd_prom *p, const struct qfd_fs *fs, int type,
 		    bool failed)
 {
-	int rc = fs_labels(p, fs, type);
+	struct scrape_rec *s;
+	uint32_t group;
+	int rc = fs_group(p, fs, type, &group);
 
-	p->labels.len = 0;
-	rc = rc ? rc : buf_add(&p->labels, p->fslabels.s, p->fslabels.len);
-	rc = rc ? rc : buf_add(&p->labels, "}", 1);
 	if (rc)
 		return rc;
-	sample(p, PF_SCRAPE, failed);
+	s = grow(p->scrapes, p->nscrapes, &p->ascrapes, sizeof(*s));
+	if (!s)
+		return -ENOMEM;
+	p->scrapes = s;
+	p->scrapes[p->nscrapes].group = group;
+	p->scrapes[p->nscrapes++].failed = failed;
 	return 0;
 }
 
-/* A family's samples after its header: both flushed, then fd to fd. */
-static int copy(struct qfd_prom *p, struct family *from, FILE *to)
+/* n bytes of s onto o's file; the first error is kept, and stops every later write. */
+static void write_all(struct out *o, const char *s, size_t n)
 {
-	fam_flush(p, from);
-	if (p->err)
-		return p->err;
-	errno = 0;
-	if (fflush(to))
-		return errno ? -errno : -EIO;
-	return qfd_copy_fd(from->fd, fileno(to));
+	ssize_t w;
+
+	while (n && !o->err) {
+		w = write(o->fd, s, n);
+		if (w < 0) {
+			if (errno != EINTR)
+				o->err = -errno;
+			continue;
+		}
+		s += w;
+		n -= (size_t)w;
+	}
+}
+
+static void out_put(struct out *o, const char *s, size_t n)
+{
+	if (o->len + n > sizeof(o->buf)) {
+		write_all(o, o->buf, o->len);
+		o->len = 0;
+		/* labels longer than the buffer: a mount point of 64 KiB */
+		if (n > sizeof(o->buf)) {
+			write_all(o, s, n);
+			return;
+		}
+	}
+	memcpy(o->buf + o->len, s, n);
+	o->len += n;
+}
+
+static void out_str(struct out *o, const char *s)
+{
+	out_put(o, s, strlen(s));
+}
+
+/* " VALUE\n" */
+static void out_value(struct out *o, uint64_t v)
+{
+	char num[SAMPLE_MAX];
+	size_t n;
+
+	num[0] = ' ';
+	n = qfd_format_u64(v, num + 1) + 1;
+	num[n++] = '\n';
+	out_put(o, num, n);
+}
+
+static void out_group(struct out *o, const struct qfd_prom *p, uint32_t g)
+{
+	out_put(o, p->grouplabels.s + p->groups[g].off, p->groups[g].len);
+}
+
+/* The labels id i keeps: up to the next id's, or the end of the arena. */
+static void out_idlabels(struct out *o, const struct qfd_prom *p, size_t i)
+{
+	size_t end = i + 1 < p->nids ? p->ids[i + 1].labels : p->idlabels.len;
+
+	out_put(o, p->idlabels.s + p->ids[i].labels, end - p->ids[i].labels);
+}
+
+static void write_family(struct out *o, const struct qfd_prom *p, int fam)
+{
+	const char *name = families[fam].name;
+	size_t i, len = strlen(name);
+
+	out_str(o, "# HELP ");
+	out_str(o, name);
+	out_str(o, " ");
+	out_str(o, families[fam].help);
+	out_str(o, "\n# TYPE ");
+	out_str(o, name);
+	out_str(o, " gauge\n");
+	if (fam == PF_SCRAPE) {
+		for (i = 0; i < p->nscrapes; i++) {
+			out_put(o, name, len);
+			out_group(o, p, p->scrapes[i].group);
+			out_put(o, "}", 1);
+			out_value(o, p->scrapes[i].failed);
+		}
+		return;
+	}
+	for (i = 0; i < p->nids && !o->err; i++) {
+		out_put(o, name, len);
+		out_group(o, p, p->ids[i].group);
+		out_idlabels(o, p, i);
+		out_value(o, p->ids[i].v[fam]);
+	}
 }
 
 int qfd_prom_write(struct qfd_prom *p, FILE *f)
 {
-	size_t i;
-	int rc;
+	struct out *o;
+	int fam, rc;
 
-	for (i = 0; i < PF_NFAMILIES; i++) {
-		fprintf(f, "# HELP %s %s\n# TYPE %s gauge\n", families[i].name,
-			families[i].help, families[i].name);
-		rc = copy(p, &p->fam[i], f);
-		if (rc)
-			return rc;
-	}
-	return ferror(f) ? -EIO : 0;
+	errno = 0;
+	if (fflush(f))
+		return errno ? -errno : -EIO;
+	o = malloc(sizeof(*o));
+	if (!o)
+		return -ENOMEM;
+	o->fd = fileno(f);
+	o->err = 0;
+	o->len = 0;
+	for (fam = 0; fam < PF_NFAMILIES; fam++)
+		write_family(o, p, fam);
+	write_all(o, o->buf, o->len);
+	rc = o->err;
+	free(o);
+	return rc;
 }
 
 /* Write, flush and sync f; returns 0 or -errno, and closes f either way. */

@@ -5,10 +5,10 @@
  *
  * The format wants every sample of a metric family in one block under its
  * # HELP and # TYPE lines, while the kernel hands out one id at a time with
- * all its values.  Each family's samples therefore go to a temporary file
- * of its own as the ids come, and qfd_prom_write() puts the files one after
- * the other: one walk over the kernel's entries, and memory that does not
- * grow with the number of ids.
+ * all its values.  Each id's values and labels are therefore kept as they
+ * come (about 100 bytes an id), and qfd_prom_write() writes one family
+ * after the other from them: one walk over the kernel's entries, and
+ * nothing written before the last filesystem was walked.
  */
 #ifndef QFD_PROM_H
 #define QFD_PROM_H
