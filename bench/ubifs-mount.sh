@@ -31,7 +31,12 @@
 #      An unclean unmount is made with UBIFS's debugfs ro_error: a mount of
 #      the same options, then ro_error set, then umount, which then writes
 #      nothing, as after a power cut (the next mount recovers);
-#   3. during each "plain" and "quota" mount, the bytes UBI writes to the flash (a
+#   3. in each round, unmounted, the whole UBI volume read once (dd of
+#      /dev/ubi0_0, LEB by LEB: UBI reads the flash of every mapped LEB
+#      and returns 0xFF for the others without reading): a floor for any
+#      walk of the index, which must read the index nodes and every inode
+#      node, and in an image of empty files those fill nearly every LEB;
+#   4. during each "plain" and "quota" mount, the bytes UBI writes to the flash (a
 #      tracefs kprobe on ubi_io_write(), the one function all UBI writes
 #      of data, headers and wear-levelling go through; its len argument
 #      summed) and the quota file node groups UBIFS writes (kprobe on
@@ -40,6 +45,9 @@
 # The table: medians over the rounds; RATIO is quota/plain after a clean
 # unmount, U/P quota after an unclean unmount over plain after a clean one,
 # U/P-U over plain after an unclean one (both pay UBIFS's recovery);
+# READ-S the read of the whole volume, R/P-U that over plain after an
+# unclean unmount (a quota mount that walks costs at least 1 + R/P-U times
+# a plain one: it does the plain mount's work and reads the nodes);
 # PLAIN-BYTES and QUOTA-BYTES what UBI wrote during one mount without
 # and with quota after a clean unmount, QNODES the quota file node groups
 # the quota mount wrote.  Settings (environment; tests/vm/run
@@ -192,6 +200,10 @@ PY
 		s=$(mnt "$QOPTS")
 		umount "$MNT"
 		echo "$n quota-unclean $s" >>"$RES"
+		t0=$EPOCHREALTIME
+		dd if=/dev/ubi0_0 of=/dev/null bs="$LEB" status=none
+		s=$(awk -v a="$t0" -v b="$EPOCHREALTIME" 'BEGIN { printf "%.3f\n", b - a }')
+		echo "$n read $s" >>"$RES"
 	done
 done
 
@@ -204,16 +216,17 @@ awk "$BENCH_AWK_MEDIAN"'
 	  if (k == "plain") pb[n, c[n, k]] = $4
 	  if (!(n in seen)) { seen[n] = 1; order[++m] = n } }
 	END {
-		printf "%7s %8s %8s %6s %9s %9s %6s %6s %11s %11s %6s\n", "FILES", "PLAIN-S", "QUOTA-S", "RATIO",
-			"PLAIN-U-S", "QUOTA-U-S", "U/P", "U/P-U", "PLAIN-BYTES", "QUOTA-BYTES", "QNODES"
+		printf "%7s %8s %8s %6s %9s %9s %6s %6s %7s %6s %11s %11s %6s\n", "FILES", "PLAIN-S", "QUOTA-S", "RATIO",
+			"PLAIN-U-S", "QUOTA-U-S", "U/P", "U/P-U", "READ-S", "R/P-U", "PLAIN-BYTES", "QUOTA-BYTES", "QNODES"
 		for (i = 1; i <= m; i++) {
 			n = order[i]
 			p = median(t, n SUBSEP "plain", c[n, "plain"])
 			qq = median(t, n SUBSEP "quota", c[n, "quota"])
 			up = median(t, n SUBSEP "plain-unclean", c[n, "plain-unclean"])
 			uq = median(t, n SUBSEP "quota-unclean", c[n, "quota-unclean"])
-			printf "%7d %8.3f %8.3f %5.2fx %9.3f %9.3f %5.2fx %5.2fx %11d %11d %6d\n", n, p, qq, qq / p,
-				up, uq, uq / p, uq / up, median(pb, n, c[n, "plain"]),
+			rd = median(t, n SUBSEP "read", c[n, "read"])
+			printf "%7d %8.3f %8.3f %5.2fx %9.3f %9.3f %5.2fx %5.2fx %7.3f %5.2fx %11d %11d %6d\n", n, p, qq, qq / p,
+				up, uq, uq / p, uq / up, rd, rd / up, median(pb, n, c[n, "plain"]),
 				median(b, n, c[n, "quota"]), median(q, n, c[n, "quota"])
 		}
 	}' "$RES"
