@@ -31,7 +31,12 @@
 #      An unclean unmount is made with UBIFS's debugfs ro_error: a mount of
 #      the same options, then ro_error set, then umount, which then writes
 #      nothing, as after a power cut (the next mount recovers);
-#   3. during each "plain" and "quota" mount, the bytes UBI writes to the flash (a
+#   3. in each round, unmounted, every mapped LEB of the UBI volume read
+#      once (UBI_IOCEBISMAP tells which; one read of a whole LEB each
+#      from /dev/ubi0_0): a floor for any walk of the index, which must
+#      read the index nodes and every inode node, and in an image of
+#      empty files those fill nearly every mapped LEB;
+#   4. during each "plain" and "quota" mount, the bytes UBI writes to the flash (a
 #      tracefs kprobe on ubi_io_write(), the one function all UBI writes
 #      of data, headers and wear-levelling go through; its len argument
 #      summed) and the quota file node groups UBIFS writes (kprobe on
@@ -40,6 +45,9 @@
 # The table: medians over the rounds; RATIO is quota/plain after a clean
 # unmount, U/P quota after an unclean unmount over plain after a clean one,
 # U/P-U over plain after an unclean one (both pay UBIFS's recovery);
+# READ-S the read of the mapped LEBs, R/P-U that over plain after an
+# unclean unmount (a quota mount that walks costs at least 1 + R/P-U times
+# a plain one: it does the plain mount's work and reads the nodes);
 # PLAIN-BYTES and QUOTA-BYTES what UBI wrote during one mount without
 # and with quota after a clean unmount, QNODES the quota file node groups
 # the quota mount wrote.  Settings (environment; tests/vm/run
@@ -142,6 +150,28 @@ counted() {
 	nodes=$(grep -c ' qnodes: ' "$TR/trace" || true)
 }
 
+# read_mapped: read every mapped LEB of the volume once, print the seconds
+# the reads took.  An unmapped LEB is not read from the flash (UBI returns
+# 0xFF), but handing its 0xFF to user space is not free under emulation
+# either: a dd of the whole 256 MiB volume took 1.2-2 s even with 1,000
+# files, so only what is mapped is read.
+read_mapped() {
+	python3 - /dev/ubi0_0 "$LEB" "$LEBS" <<'PY'
+import fcntl, os, sys, time
+dev, leb, lebs = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+UBI_IOCEBISMAP = 0x80044F05	# _IOR('O', 5, __s32): 1 when mapped
+fd = os.open(dev, os.O_RDONLY)
+mapped = [l for l in range(lebs)
+	  if fcntl.ioctl(fd, UBI_IOCEBISMAP, bytearray(l.to_bytes(4, "little")), True) == 1]
+t0 = time.perf_counter()
+for l in mapped:
+	if len(os.pread(fd, leb, l * leb)) != leb:
+		sys.exit("short read of LEB %d" % l)
+print("%.3f" % (time.perf_counter() - t0))
+print("%d LEBs mapped" % len(mapped), file=sys.stderr)
+PY
+}
+
 # unclean OPTS: mount with OPTS and leave it as a power cut would
 unclean() {
 	mount -t ubifs -o "$1" ubi0:vol "$MNT"
@@ -192,6 +222,7 @@ PY
 		s=$(mnt "$QOPTS")
 		umount "$MNT"
 		echo "$n quota-unclean $s" >>"$RES"
+		echo "$n read $(read_mapped)" >>"$RES"
 	done
 done
 
@@ -204,16 +235,17 @@ awk "$BENCH_AWK_MEDIAN"'
 	  if (k == "plain") pb[n, c[n, k]] = $4
 	  if (!(n in seen)) { seen[n] = 1; order[++m] = n } }
 	END {
-		printf "%7s %8s %8s %6s %9s %9s %6s %6s %11s %11s %6s\n", "FILES", "PLAIN-S", "QUOTA-S", "RATIO",
-			"PLAIN-U-S", "QUOTA-U-S", "U/P", "U/P-U", "PLAIN-BYTES", "QUOTA-BYTES", "QNODES"
+		printf "%7s %8s %8s %6s %9s %9s %6s %6s %7s %6s %11s %11s %6s\n", "FILES", "PLAIN-S", "QUOTA-S", "RATIO",
+			"PLAIN-U-S", "QUOTA-U-S", "U/P", "U/P-U", "READ-S", "R/P-U", "PLAIN-BYTES", "QUOTA-BYTES", "QNODES"
 		for (i = 1; i <= m; i++) {
 			n = order[i]
 			p = median(t, n SUBSEP "plain", c[n, "plain"])
 			qq = median(t, n SUBSEP "quota", c[n, "quota"])
 			up = median(t, n SUBSEP "plain-unclean", c[n, "plain-unclean"])
 			uq = median(t, n SUBSEP "quota-unclean", c[n, "quota-unclean"])
-			printf "%7d %8.3f %8.3f %5.2fx %9.3f %9.3f %5.2fx %5.2fx %11d %11d %6d\n", n, p, qq, qq / p,
-				up, uq, uq / p, uq / up, median(pb, n, c[n, "plain"]),
+			rd = median(t, n SUBSEP "read", c[n, "read"])
+			printf "%7d %8.3f %8.3f %5.2fx %9.3f %9.3f %5.2fx %5.2fx %7.3f %5.2fx %11d %11d %6d\n", n, p, qq, qq / p,
+				up, uq, uq / p, uq / up, rd, rd / up, median(pb, n, c[n, "plain"]),
 				median(b, n, c[n, "quota"]), median(q, n, c[n, "quota"])
 		}
 	}' "$RES"
