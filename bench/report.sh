@@ -34,13 +34,15 @@
 #      from /usr/bin/time.  Rounds run every case once, in turn, so that
 #      the load of a shared machine falls on all cases alike;
 #   3. phase 2, after appending N users (one per id) to the guest's
-#      /etc/passwd (an overlay: the host's file is not touched): qfd with
-#      names and with -N, to show what resolving 100,000 names costs, and
-#      the peers with names: repquota once (it takes minutes), xfs_quota
-#      for QFD_BENCH_SLOW seconds;
+#      /etc/passwd (an overlay: the host's file is not touched): qfd's
+#      table, -J, --csv and --prometheus with names and the table with -N,
+#      to show what resolving 100,000 names costs, and the peers with
+#      names, the old and the newest: repquota once each (it takes
+#      minutes), xfs_quota for QFD_BENCH_SLOW seconds each;
 #   4. a table: median seconds, peak RSS (the largest of the REPS runs),
 #      qfd/peer ratios (against the case named, and against the newest
-#      peer's numeric report on the same filesystem), each tool's version,
+#      peer's report on the same filesystem: numeric in phase 1, with
+#      names in phase 2), and to the floor (phase 1's), each tool's version,
 #      and whether qfd stayed under 64 MiB.
 #
 # Settings (environment; tests/vm/run passes every QFD_* variable on):
@@ -404,11 +406,21 @@ if ((PHASE2)); then
 	t0=$EPOCHREALTIME
 	add E.q qfd ext4 table 100k E.rq 0 -- "$Q" report -u -A "$EXT4"
 	add E.qn qfd ext4 table -N E.rq 0 -- "$Q" report -u -A -N "$EXT4"
+	add E.qj qfd ext4 json 100k E.rq 0 -- "$Q" report -u -J "$EXT4"
+	add E.qc qfd ext4 csv 100k E.rq 0 -- "$Q" report -u --csv "$EXT4"
+	add E.qp qfd ext4 prom 100k E.rq 0 -- "$Q" report -u --prometheus "$EXT4"
 	add X.q qfd xfs table 100k X.xq 0 -- "$Q" report -u -A "$XFS"
 	add X.qn qfd xfs table -N X.xq 0 -- "$Q" report -u -A -N "$XFS"
+	add X.qj qfd xfs json 100k X.xq 0 -- "$Q" report -u -J "$XFS"
+	add X.qc qfd xfs csv 100k X.xq 0 -- "$Q" report -u --csv "$XFS"
+	add X.qp qfd xfs prom 100k X.xq 0 -- "$Q" report -u --prometheus "$XFS"
 	phase 0
 	once E.rq repquota ext4 table 100k 600 -- repquota -u -v "$EXT4_DEV"
+	once E.rq2 "repquota@$REPQUOTA_NEW_V" ext4 table 100k 600 -- \
+		"${REPQUOTA_NEW[@]}" -u -v "$EXT4_DEV"
 	slow X.xq xfs_quota xfs table 100k -- xfs_quota -x -c 'report -u' "$XFS"
+	slow X.xq2 "xfs_quota@$XFS_QUOTA_NEW_V" xfs table 100k -- \
+		"${XFS_QUOTA_NEW[@]}" -x -c 'report -u' "$XFS"
 	echo "phase 2 (100k names): $(since "$t0") s"
 fi
 
@@ -418,9 +430,10 @@ echo "names: few = only the system's own users (lookups miss), 100k = all $N ids
 echo "have a user, -n/-N = no name resolution.  seconds: median of $REPS; RSS:"
 echo "largest of $REPS.  ratios: qfd / the peer case named (> 1: qfd slower"
 echo "or bigger); t/floor: time / the raw Q_GETNEXTQUOTA loop (bench/floor.c) on"
-echo "the same filesystem; t/newest: qfd's time / the newest peer's numeric report on"
+echo "the same filesystem; t/newest: qfd's time / the newest peer's report on"
 echo "the same filesystem (repquota $REPQUOTA_NEW_V -v -n, xfs_quota $XFS_QUOTA_NEW_V report -n;"
-echo "> 1: qfd slower).  calls: quotactl + quotactl_fd calls (strace), where counted."
+echo "with 100k names: -v, report; > 1: qfd slower).  calls: quotactl +"
+echo "quotactl_fd calls (strace), where counted."
 echo "versions: qfd $QV (tree $(git -C "$TOP" rev-parse --short HEAD 2>/dev/null || echo '?'));" \
 	"${BASE:+qfd-base: $BASE;}" \
 	"repquota $REPQUOTA_OLD_V, xfs_quota $XFS_QUOTA_OLD_V (Debian 12);" \
@@ -432,17 +445,23 @@ printf "$fmt" tool ver fs fmt names rows calls seconds "RSS KiB" "t qfd/peer" "R
 for k in "${ORDER[@]}"; do
 	p=${PEER[$k]}
 	tr=- mr=- fr=- nr=-
-	# the newest peer's numeric report on the same filesystem (phase 1)
+	# the newest peer's report on the same filesystem: numeric in phase
+	# 1, with the 100,000 names in phase 2
 	case $k in
 	e.*) n=e.rq2n ;;
 	x.*) n=x.xq2n ;;
+	E.*) n=E.rq2 ;;
+	X.*) n=X.xq2 ;;
 	*) n= ;;
 	esac
 	if [[ ${TOOL[$k]} == qfd* && -n $n && -n ${SECS[$n]:-} ]]; then
 		nr=$(awk -v a="${SECS[$k]}" -v b="${SECS[$n]}" 'BEGIN {
-			if (b + 0 > 0) printf "%.2f", a / b; else print "-" }')
+			pre = b ~ /^~/ ? "~" : b ~ /^>/ ? "<" : ""; sub(/^[~>]/, "", b)
+			if (b + 0 > 0) printf "%s%.2f", pre, a / b; else print "-" }')
 	fi
-	f=${k%%.*}.fl
+	# the floor resolves no name: phase 2 is held to phase 1's
+	f=${k%%.*}
+	f=${f,,}.fl
 	if [[ $k != "$f" && -n ${SECS[$f]:-} ]]; then
 		fr=$(awk -v a="${SECS[$k]}" -v b="${SECS[$f]}" 'BEGIN {
 			pre = a ~ /^~/ ? "~" : a ~ /^>/ ? ">" : ""; sub(/^[~>]/, "", a)
