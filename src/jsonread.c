@@ -827,21 +827,11 @@ static const char *never(char c)
 			   NULL;
 }
 
-/*
- * What a byte is to prescan(), from a table, as this is asked of every
- * byte of the document: blanks and structural characters end a token
- * outside strings; a quote starts or ends a string, a backslash escapes
- * the next byte in one; never() says why a B_NEVER byte is wrong.
- * Inside a string only B_QUOTE, B_ESCAPE and B_NEVER matter.
- */
-enum { B_TOKEN, B_END, B_QUOTE, B_ESCAPE, B_NEVER };
-
-static const unsigned char byte_class[256] = {
-	[' '] = B_END, ['\t'] = B_END, ['\r'] = B_END, ['\n'] = B_END,
-	['{'] = B_END, ['}'] = B_END, ['['] = B_END, [']'] = B_END,
-	[','] = B_END, [':'] = B_END,
-	['"'] = B_QUOTE, ['\\'] = B_ESCAPE,
-	['\0'] = B_NEVER, ['\f'] = B_NEVER, ['\v'] = B_NEVER,
+/* Blanks and structural characters: they end a token outside strings. */
+static const bool ends_token[256] = {
+	[' '] = true, ['\t'] = true, ['\r'] = true, ['\n'] = true,
+	['{'] = true, ['}'] = true, ['['] = true, [']'] = true,
+	[','] = true, [':'] = true,
 };
 
 /* Where prescan() is, kept in locals while it loops. */
@@ -850,97 +840,157 @@ struct scan {
 	size_t tok;	/* bytes of the token so far: a string's after its quote */
 };
 
-/*
- * How many of s[0..len) go on the token being read without a decision:
- * plain bytes of a string, or of a number or word outside one.  The one
- * loop a document's bytes mostly go through (a byte at a time with every
- * case decided was a quarter of apply's reading), so it asks one thing.
- */
-static size_t plain_run(const struct scan *sc, const unsigned char *s, size_t len)
-{
-	size_t i = 0;
+#define ONES	0x0101010101010101ull
+#define HIGHS	0x8080808080808080ull
 
-	if (sc->in_str) {
-		while (i < len && byte_class[s[i]] <= B_END)
-			i++;
-	} else {
-		while (i < len && byte_class[s[i]] == B_TOKEN)
-			i++;
-	}
-	return i;
+/*
+ * The high bit of each byte of w that is c, and perhaps of later ones
+ * (borrows carry up, never down: the lowest is always one of them).
+ */
+static inline uint64_t bytes_eq(uint64_t w, unsigned char c)
+{
+	uint64_t x = w ^ (ONES * c);
+
+	return (x - ONES) & ~x & HIGHS;
 }
 
 /*
- * The byte s, of class cls, that plain_run() stopped at: whether it goes
- * on the token (strings up to their closing quote, escapes and all) or
- * ends one or is none.  Good enough for a limit: on a text that is not
- * JSON yajl stops first.
+ * The first quote of s[0..end), or the first backslash too in a string
+ * (in_str), or end.  A document's bytes mostly go through here (a byte at a time with
+ * every case decided, blanks and all, was a sixth of apply's
+ * instructions): eight at a time where a word's bytes can be told apart.
  */
-static bool token_byte(struct scan *sc, unsigned char cls)
+static inline const unsigned char *next_quote(const unsigned char *s,
+					      const unsigned char *end, bool in_str)
 {
-	if (sc->in_str) {
-		if (sc->esc)
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w, hit;
+
+	while (end - s >= 8) {
+		memcpy(&w, s, sizeof(w));
+		hit = bytes_eq(w, '"') | (in_str ? bytes_eq(w, '\\') : 0);
+		if (hit)
+			return s + __builtin_ctzll(hit) / 8;
+		s += 8;
+	}
+#endif
+	while (s < end && *s != '"' && (!in_str || *s != '\\'))
+		s++;
+	return s;
+}
+
+/*
+ * Outside strings, s[0..q) is tokens and what ends them: *tok becomes the
+ * length of the last token (one begun before s included), or the byte
+ * where a token grows past QFD_JR_MAX_TOKEN is returned.  Only a run long
+ * enough to hold such a token is gone through byte by byte, and the last
+ * token is looked for only at the end of the piece: a quote ends it.
+ */
+static const unsigned char *outside(size_t *tok, const unsigned char *s,
+				    const unsigned char *q, bool at_end)
+{
+	const unsigned char *p;
+
+	if (*tok + (size_t)(q - s) <= QFD_JR_MAX_TOKEN) {
+		if (!at_end)
+			return NULL;
+		for (p = q; p > s && !ends_token[p[-1]]; p--)
+			;
+		*tok = p > s ? (size_t)(q - p) : *tok + (size_t)(q - s);
+		return NULL;
+	}
+	for (p = s; p < q; p++) {
+		if (ends_token[*p])
+			*tok = 0;
+		else if (++*tok > QFD_JR_MAX_TOKEN)
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * In s[0..end), which holds no byte never in JSON, the byte that makes a
+ * token longer than QFD_JR_MAX_TOKEN, or NULL.  Strings count up to their
+ * closing quote, escapes and all.  Good enough for a limit: on a text
+ * that is not JSON yajl stops first.
+ */
+static const unsigned char *too_long(struct scan *sc, const unsigned char *s,
+				     const unsigned char *end)
+{
+	const unsigned char *q, *bad;
+	bool grow;	/* q is in the token: a backslash or what it escapes */
+
+	while (s < end) {
+		if (sc->esc) {
+			/* after a backslash the next byte is taken whatever it is */
 			sc->esc = false;
-		else if (cls == B_ESCAPE)
-			sc->esc = true;
-		else if (cls == B_QUOTE)
-			sc->in_str = false;
-		return sc->in_str;
+			q = s;
+			grow = true;
+		} else if (sc->in_str) {
+			q = next_quote(s, end, true);
+			if (sc->tok + (size_t)(q - s) > QFD_JR_MAX_TOKEN)
+				return s + (QFD_JR_MAX_TOKEN - sc->tok);
+			sc->tok += (size_t)(q - s);
+			if (q == end)
+				break;
+			grow = sc->esc = *q == '\\';
+			sc->in_str = grow;	/* a quote ends it */
+		} else {
+			q = next_quote(s, end, false);
+			bad = outside(&sc->tok, s, q, q == end);
+			if (bad || q == end)
+				return bad;
+			sc->in_str = true;
+			grow = false;
+		}
+		sc->tok = grow ? sc->tok + 1 : 0;
+		if (sc->tok > QFD_JR_MAX_TOKEN)
+			return q;
+		s = q + 1;
 	}
-	if (cls == B_QUOTE) {
-		sc->in_str = true;
-		return false;
+	return NULL;
+}
+
+/* The first of s[0..len) that never() refuses, or s + len. */
+static const unsigned char *first_never(const unsigned char *s, size_t len)
+{
+	static const unsigned char bytes[] = { '\0', '\f', '\v' };
+	const unsigned char *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(bytes); i++) {
+		p = memchr(s, bytes[i], len);
+		if (p)
+			len = (size_t)(p - s);
 	}
-	return cls != B_END;
+	return s + len;
 }
 
 /*
  * The first byte of s[0..len) that is wrong before yajl sees it, or NULL:
- * a byte never in JSON, or one that makes a token longer than any field
- * takes, which yajl would keep whole, however long, until it ends.
+ * a byte never in JSON (each looked for with memchr(), which is cheap for
+ * bytes that are not there), or one before it that makes a token longer
+ * than any field takes, which yajl would keep whole, however long, until
+ * it ends.
  */
 static const char *prescan(struct qfd_jr *jr, const char *buf, size_t len,
 			   const char **what)
 {
-	const unsigned char *s = (const unsigned char *)buf, *end = s + len;
+	const unsigned char *s = (const unsigned char *)buf;
+	const unsigned char *nev = first_never(s, len), *bad;
 	struct scan sc = { jr->in_str, jr->esc, jr->tok };
-	const char *bad = NULL;
-	size_t run;
 
-	*what = NULL;
-	while (s < end) {
-		unsigned char cls;
-
-		/* after a backslash the next byte is taken whatever it is */
-		run = sc.esc ? 0 : plain_run(&sc, s, (size_t)(end - s));
-		if (sc.tok + run > QFD_JR_MAX_TOKEN) {
-			s += QFD_JR_MAX_TOKEN - sc.tok;
-			*what = "longer than 64 KiB, more than any field takes";
-			bad = (const char *)s;
-			break;
-		}
-		sc.tok += run;
-		s += run;
-		if (s == end)
-			break;
-		cls = byte_class[*s];
-		if (cls == B_NEVER) {
-			*what = never((char)*s);
-			bad = (const char *)s;
-			break;
-		}
-		sc.tok = token_byte(&sc, cls) ? sc.tok + 1 : 0;
-		if (sc.tok > QFD_JR_MAX_TOKEN) {
-			*what = "longer than 64 KiB, more than any field takes";
-			bad = (const char *)s;
-			break;
-		}
-		s++;
-	}
+	bad = too_long(&sc, s, nev);
 	jr->in_str = sc.in_str;
 	jr->esc = sc.esc;
 	jr->tok = sc.tok;
-	return bad;
+	if (bad)
+		*what = "longer than 64 KiB, more than any field takes";
+	else if (nev < s + len)
+		*what = never((char)*nev);
+	else
+		*what = NULL;
+	return (const char *)(bad ? bad : nev < s + len ? nev : NULL);
 }
 
 /* After the document, s[0..len) of the piece fed must be blanks. */
