@@ -471,6 +471,34 @@ static void integer(const char *s, struct qfd_jr_val *v)
 }
 
 /*
+ * An integer of at most 18 digits, which no int64 overflows: read here
+ * without a copy and strtoull() (a third of the callbacks' instructions
+ * for a document of limits).  yajl has checked its form: digits after an
+ * optional minus, no leading zero.  False for any other number.
+ */
+static bool short_integer(const char *s, size_t len, struct qfd_jr_val *v)
+{
+	size_t i = len && s[0] == '-';
+	uint64_t u = 0;
+
+	if (len <= i || len - i > 18)
+		return false;
+	for (; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		u = u * 10 + (uint64_t)(s[i] - '0');
+	}
+	v->kind = QFD_JR_INT;
+	if (s[0] == '-') {
+		v->i = -(int64_t)u;
+	} else {
+		v->i = (int64_t)u;
+		v->u = u;
+	}
+	return true;
+}
+
+/*
  * Numbers as json-c reads them: limits go up to 2^64 - 1, so an integer
  * is an int64 or a uint64; anything else is a double (which no field
  * takes, so a number too long to convert is as good as infinite).
@@ -480,6 +508,8 @@ static int on_number(void *ctx, const char *s, size_t len)
 	struct qfd_jr_val v = { .kind = QFD_JR_DOUBLE, .d = HUGE_VAL };
 	char buf[64];
 
+	if (short_integer(s, len, &v))
+		return value(ctx, &v);
 	if (len < sizeof(buf)) {
 		memcpy(buf, s, len);
 		buf[len] = '\0';
