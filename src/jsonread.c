@@ -36,9 +36,15 @@
 
 #include "jsonread.h"
 
-/* Where a key of an open object is, to name it when it comes again. */
+/*
+ * Where a key of an open object is, to name it when it comes again: its
+ * line, or while the piece it is in is being read, its offset there
+ * (qfd_jr's lines_to).  Counting lines up to every key was a tenth of
+ * the callbacks' instructions; most keys are let go unasked, with the
+ * item they are in.
+ */
 struct jr_keypos {
-	size_t line;
+	size_t at;
 };
 
 struct jr_level {
@@ -102,9 +108,11 @@ struct qfd_jr {
 	const char *piece;
 	size_t counted;
 	size_t line, col;	/* of piece[counted] */
+	size_t piece_line;	/* of piece[0] */
 	/* a stack of the open objects' keys, in order (a level's key0) */
 	struct jr_keypos *keys;
 	size_t nkeys, keys_cap;
+	size_t lines_to;	/* keys[] before it hold lines, the rest offsets */
 	struct jr_flat flat;
 };
 
@@ -119,6 +127,48 @@ static void advance(struct qfd_jr *jr, const char *s, size_t len)
 		s = nl + 1;
 	}
 	jr->col += (size_t)(end - s);
+}
+
+/* The newlines of s[0..len). */
+static size_t newlines(const char *s, size_t len)
+{
+	const char *nl, *end = s + len;
+	size_t n = 0;
+
+	while ((nl = memchr(s, '\n', (size_t)(end - s)))) {
+		n++;
+		s = nl + 1;
+	}
+	return n;
+}
+
+/* The line of keys[i]. */
+static size_t key_line(const struct qfd_jr *jr, size_t i)
+{
+	if (i < jr->lines_to)
+		return jr->keys[i].at;
+	return jr->piece_line + newlines(jr->piece, jr->keys[i].at);
+}
+
+/*
+ * The piece is read: the keys noted in it and still open get their lines,
+ * counted on from where the count is (they are in order).
+ */
+static void keys_to_lines(struct qfd_jr *jr)
+{
+	size_t i, at;
+
+	for (i = jr->lines_to; i < jr->nkeys; i++) {
+		at = jr->keys[i].at;
+		if (at < jr->counted) {
+			jr->keys[i].at = key_line(jr, i);
+			continue;
+		}
+		advance(jr, jr->piece + jr->counted, at - jr->counted);
+		jr->counted = at;
+		jr->keys[i].at = jr->line;
+	}
+	jr->lines_to = jr->nkeys;
 }
 
 /* Count up to where yajl is: the end of the token it calls back for. */
@@ -611,6 +661,8 @@ static int pop(struct qfd_jr *jr)
 	free(l->key);
 	l->key = NULL;
 	jr->nkeys = l->key0;
+	if (jr->lines_to > jr->nkeys)
+		jr->lines_to = jr->nkeys;
 	/* handed over while still the deepest level: its place names it */
 	if (l->flat)
 		rc = hand_flat(jr, jr->depth - 1);
@@ -647,7 +699,7 @@ static size_t first_line(const struct qfd_jr *jr, const struct jr_level *l,
 			break;
 		i++;
 	}
-	return i < jr->nkeys ? jr->keys[i].line : 0;
+	return i < jr->nkeys ? key_line(jr, i) : 0;
 }
 
 /* Remember where a key is; the stack only grows with an object's keys. */
@@ -664,7 +716,12 @@ static int note_key(struct qfd_jr *jr)
 		jr->keys = k;
 		jr->keys_cap = cap;
 	}
-	jr->keys[jr->nkeys++].line = jr->line;
+	if (jr->piece) {
+		jr->keys[jr->nkeys++].at = yajl_get_bytes_consumed(jr->h);
+	} else {
+		jr->keys[jr->nkeys++].at = jr->line;
+		jr->lines_to = jr->nkeys;
+	}
 	return 1;
 }
 
@@ -694,11 +751,10 @@ static int flat_key(struct qfd_jr *jr, struct jr_level *l, const char *s,
 		return nomem(jr);
 	fl->n++;
 	l->pending = true;
-	sync_place(jr);
 	for (i = 0; i + 1 < fl->n; i++)
 		if (fl->f[i].klen == len && !memcmp(fl->buf + fl->f[i].key, s, len))
 			return fail(jr, "given twice in one object (first on line %zu): keep one",
-				    jr->keys[l->key0 + i].line);
+				    key_line(jr, l->key0 + i));
 	return note_key(jr);
 }
 
@@ -716,7 +772,6 @@ static int on_map_key(void *ctx, const unsigned char *s, size_t len)
 	l->key = strndup((const char *)s, len);
 	if (!l->key)
 		return nomem(jr);
-	sync_place(jr);
 	/* json-c would keep the last one: the first must not pass unseen */
 	if (json_object_object_get_ex(l->obj, l->key, NULL))
 		return fail(jr, "given twice in one object (first on line %zu): keep one",
@@ -1050,7 +1105,9 @@ int qfd_jr_feed(struct qfd_jr *jr, const char *buf, size_t len)
 	jr->begun = jr->begun || bad || blanks(buf, n) < n;
 	jr->piece = buf;
 	jr->counted = 0;
+	jr->piece_line = jr->line;
 	st = yajl_parse(jr->h, (const unsigned char *)buf, n);
+	keys_to_lines(jr);
 	if (st == yajl_status_ok && jr->done) {
 		/* yajl may have taken the start of a token after it, unsaid */
 		from = was_done ? 0 : jr->done_at;
