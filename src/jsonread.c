@@ -100,6 +100,7 @@ struct qfd_jr {
 	int rc;			/* sticky: why the reading stopped */
 	bool begun;		/* something other than blanks was fed */
 	bool in_str, esc;	/* prescan(): in a string, after a backslash */
+	bool escapes;		/* a backslash was fed: a string may hold a NUL */
 	size_t tok;		/* prescan(): bytes of the current token */
 	bool done;		/* the document's value is complete */
 	size_t done_at;		/* where in the piece it was completed */
@@ -413,14 +414,12 @@ static int attach(struct qfd_jr *jr, json_object *v, bool container)
 	return 1;
 }
 
-/* Room for n more bytes in the flat item's buffer. */
-static int flat_room(struct jr_flat *fl, size_t n)
+/* Room for n more bytes in the flat item's buffer, which is short of it. */
+static int flat_grow(struct jr_flat *fl, size_t n)
 {
 	size_t cap = fl->cap ? fl->cap : 256;
 	char *b;
 
-	if (fl->len + n <= fl->cap)
-		return 0;
 	while (cap < fl->len + n)
 		cap *= 2;
 	b = realloc(fl->buf, cap);
@@ -431,10 +430,14 @@ static int flat_room(struct jr_flat *fl, size_t n)
 	return 0;
 }
 
-/* s[0..len) and a NUL into the flat item's buffer: its offset, in *off. */
-static int flat_copy(struct jr_flat *fl, const char *s, size_t len, size_t *off)
+/*
+ * s[0..len) and a NUL into the flat item's buffer: its offset, in *off.
+ * Inline, as it is called for every key and string of an item.
+ */
+static inline int flat_copy(struct jr_flat *fl, const char *s, size_t len,
+			    size_t *off)
 {
-	if (flat_room(fl, len + 1))
+	if (fl->len + len + 1 > fl->cap && flat_grow(fl, len + 1))
 		return -ENOMEM;
 	*off = fl->len;
 	memcpy(fl->buf + fl->len, s, len);
@@ -486,6 +489,16 @@ static int value(struct qfd_jr *jr, const struct qfd_jr_val *v)
 		return attach(jr, NULL, false);
 	o = json_of(v);
 	return o ? attach(jr, o, false) : nomem(jr);
+}
+
+/*
+ * Whether a string or key holds a NUL, which only "\u0000" can put there:
+ * the bytes fed hold none (prescan()), so without a backslash among them
+ * there is nothing to look for.
+ */
+static bool has_nul(const struct qfd_jr *jr, const unsigned char *s, size_t len)
+{
+	return jr->escapes && memchr(s, '\0', len);
 }
 
 static int on_null(void *ctx)
@@ -577,7 +590,7 @@ static int on_string(void *ctx, const unsigned char *s, size_t len)
 				      .len = len };
 
 	/* C strings end at a NUL: "root\u0000x" must not pass as "root" */
-	if (memchr(s, '\0', len))
+	if (has_nul(ctx, s, len))
 		return fail(ctx, "a string holds a NUL character (\\u0000): remove it");
 	if (len > INT32_MAX)
 		return nomem(ctx);
@@ -726,6 +739,17 @@ static int note_key(struct qfd_jr *jr)
 }
 
 /*
+ * Whether two keys of len bytes, each NUL-terminated, are the same: the
+ * first and last bytes tell the keys of a limits item apart ("space-soft",
+ * "space-hard", "files-soft"...), without a call to memcmp() per pair.
+ */
+static bool same_key(const char *a, const char *b, size_t len)
+{
+	return !len || (a[0] == b[0] && a[len - 1] == b[len - 1] &&
+			!memcmp(a, b, len));
+}
+
+/*
  * A key of the flat item: kept, pending, then refused if given before
  * (named in the place of the message, as a tree's key is).
  */
@@ -752,7 +776,8 @@ static int flat_key(struct qfd_jr *jr, struct jr_level *l, const char *s,
 	fl->n++;
 	l->pending = true;
 	for (i = 0; i + 1 < fl->n; i++)
-		if (fl->f[i].klen == len && !memcmp(fl->buf + fl->f[i].key, s, len))
+		if (fl->f[i].klen == len &&
+		    same_key(fl->buf + fl->f[i].key, fl->buf + f->key, len))
 			return fail(jr, "given twice in one object (first on line %zu): keep one",
 				    key_line(jr, l->key0 + i));
 	return note_key(jr);
@@ -763,7 +788,7 @@ static int on_map_key(void *ctx, const unsigned char *s, size_t len)
 	struct qfd_jr *jr = ctx;
 	struct jr_level *l = &jr->lv[jr->depth - 1];
 
-	if (memchr(s, '\0', len))
+	if (has_nul(jr, s, len))
 		return fail(jr, "a key holds a NUL character (\\u0000): remove it");
 	if (l->flat && jr->flat.n == FLAT_KEYS && !unflatten(jr))
 		return 0;
@@ -1106,6 +1131,7 @@ int qfd_jr_feed(struct qfd_jr *jr, const char *buf, size_t len)
 	jr->piece = buf;
 	jr->counted = 0;
 	jr->piece_line = jr->line;
+	jr->escapes = jr->escapes || memchr(buf, '\\', n);
 	st = yajl_parse(jr->h, (const unsigned char *)buf, n);
 	keys_to_lines(jr);
 	if (st == yajl_status_ok && jr->done) {
