@@ -330,6 +330,7 @@ static int hand(struct qfd_jr *jr, json_object *o, size_t place_n)
 		it.f = jr->flat.out;
 		json_object_object_foreach(o, key, val) {
 			jr->flat.out[it.n].key = key;
+			jr->flat.out[it.n].klen = strlen(key);
 			qfd_jr_val_of(val, &jr->flat.out[it.n++].v);
 		}
 	}
@@ -349,6 +350,7 @@ static int hand_flat(struct qfd_jr *jr, size_t place_n)
 		return nomem(jr);
 	for (i = 0; i < fl->n; i++) {
 		fl->out[i].key = fl->buf + fl->f[i].key;
+		fl->out[i].klen = fl->f[i].klen;
 		fl->out[i].v = fl->f[i].v;
 		if (fl->f[i].v.kind == QFD_JR_STRING)
 			fl->out[i].v.s = fl->buf + fl->f[i].str;

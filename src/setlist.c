@@ -238,19 +238,24 @@ void qfd_setreq_id_name(uint32_t id, char *buf)
 	*buf = '\0';
 }
 
-/* WHO's offset in names, or QFD_WHO_ID when it is the id's "#ID". */
+/*
+ * WHO's offset in names, or QFD_WHO_ID when it is the id's "#ID" (or
+ * NULL, which says so).
+ */
 static int who_offset(struct qfd_setlist *l, const char *who, uint32_t id,
 		      uint32_t *off)
 {
-	size_t len = strlen(who) + 1;
 	char idwho[QFD_ID_NAME_LEN];
+	size_t len;
 	char *s;
 
-	qfd_setreq_id_name(id, idwho);
-	if (!strcmp(who, idwho)) {
+	if (who)
+		qfd_setreq_id_name(id, idwho);
+	if (!who || !strcmp(who, idwho)) {
 		*off = QFD_WHO_ID;
 		return 0;
 	}
+	len = strlen(who) + 1;
 	if (l->names_len + len > l->names_alloc) {
 		size_t na = l->names_alloc ? l->names_alloc * 2 : 1024;
 

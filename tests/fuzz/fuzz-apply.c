@@ -123,7 +123,9 @@ static void add_item(struct outcome *out, const char *place,
 	if (it->n && it->v.kind != QFD_JR_OBJECT)
 		abort();
 	for (i = 0; i < it->n; i++) {
-		add(out, " %zu:%s=", strlen(it->f[i].key), it->f[i].key);
+		if (it->f[i].klen != strlen(it->f[i].key))
+			abort();
+		add(out, " %zu:%s=", it->f[i].klen, it->f[i].key);
 		add_val(out, &it->f[i].v);
 	}
 	add(out, "\n");
@@ -264,6 +266,7 @@ static void add_array(struct outcome *out, const char *place, json_object *a)
 				if (it.n == 64)
 					return;	/* too many to compare: enough */
 				f[it.n].key = key;
+				f[it.n].klen = strlen(key);
 				qfd_jr_val_of(val, &f[it.n++].v);
 			}
 		}
