@@ -307,33 +307,30 @@ static bool get_project(struct parser *p, json_object *o, char *who, size_t len,
 }
 
 /* An item's keys: the limits (QFD_LIM_*), then the timers, then "who". */
-enum { KEY_TIMER = QFD_NLIMITS, KEY_WHO = QFD_NLIMITS + QFD_NTIMERS, NKEYS };
+enum { KEY_TIMER = QFD_NLIMITS, KEY_WHO = QFD_NLIMITS + QFD_NTIMERS };
 
 /*
  * Which of an item's keys f is, or -1.  Their lengths and first and last
- * bytes tell them apart, so only the one a key may be is compared (a
- * strcmp() with each in turn was a sixth of an item's checks).  The
- * names are qfd_want_lim_key's and qfd_want_timer_key's.
+ * bytes tell them apart, so a key is compared only with the one it may
+ * be, and in a few instructions, as the length is known (a strcmp() with
+ * each in turn was a sixth of an item's checks).  qfd_want_lim_key is in
+ * QFD_LIM_* order: "space-soft", "space-hard", "files-soft", "files-hard".
  */
 static int item_key(const struct qfd_jr_field *f)
 {
-#define KEY(s)	{ s, sizeof(s) - 1 }
-	static const struct {
-		const char *s;
-		size_t len;
-	} keys[NKEYS] = {
-		KEY("space-soft"), KEY("space-hard"), KEY("files-soft"),
-		KEY("files-hard"), KEY("space-grace-ends"),
-		KEY("files-grace-ends"), KEY("who"),
-	};
-#undef KEY
-	size_t len = f->klen;
+	const char *key = f->key;
 	int k;
 
-	for (k = 0; k < NKEYS; k++)
-		if (len == keys[k].len && f->key[0] == keys[k].s[0] &&
-		    f->key[len - 1] == keys[k].s[len - 1])
-			return memcmp(f->key, keys[k].s, len) ? -1 : k;
+	switch (f->klen) {
+	case 3:
+		return memcmp(key, "who", 3) ? -1 : KEY_WHO;
+	case 10:
+		k = (key[0] == 'f') * 2 + (key[9] == 'd');
+		return memcmp(key, qfd_want_lim_key[k], 10) ? -1 : k;
+	case 16:
+		k = key[0] == 'f';
+		return memcmp(key, qfd_want_timer_key[k], 16) ? -1 : KEY_TIMER + k;
+	}
 	return -1;
 }
 
