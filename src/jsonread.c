@@ -1063,6 +1063,67 @@ static const unsigned char *too_long(struct scan *sc, const unsigned char *s,
 	return NULL;
 }
 
+/* The quotes of s[0..len), eight bytes at a time, each byte tested alone. */
+static size_t count_quotes(const unsigned char *s, size_t len)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+	uint64_t w, x, zero;
+	size_t n = 0, i;
+
+	for (i = 0; i + sizeof(w) <= len; i += sizeof(w)) {
+		memcpy(&w, s + i, sizeof(w));
+		x = w ^ (ONES * '"');
+		/* the high bit of each byte of x that is 0, and only those */
+		zero = ~(((x & low7) + low7) | x | low7);
+		/* their sum, in the top byte */
+		n += ((zero >> 7) * ONES) >> 56;
+	}
+	for (; i < len; i++)
+		n += s[i] == '"';
+	return n;
+}
+
+/*
+ * Whether s[0..end), which holds no backslash and no byte never in JSON,
+ * certainly holds no token longer than QFD_JR_MAX_TOKEN; then sc is where
+ * the scan is after it, as too_long() would leave it.  Without escapes
+ * every quote ends a token or starts one, so a token is no longer than
+ * the run without a quote it is in (the first run with the token begun
+ * before s): each window of QFD_JR_MAX_TOKEN + 1 bytes from just after a
+ * quote must hold one, and one memrchr() finds the last.  What is left to
+ * do a byte at a time is counting quotes, to know whether the piece ends
+ * in a string: a sixth of what going from quote to quote cost.
+ */
+static bool no_long_token(struct scan *sc, const unsigned char *s,
+			  const unsigned char *end)
+{
+	const unsigned char *p = s, *q;
+	size_t room = QFD_JR_MAX_TOKEN - sc->tok;
+
+	if (sc->esc)
+		return false;
+	while ((size_t)(end - p) > room) {
+		q = memrchr(p, '"', room + 1);
+		if (!q)
+			return false;
+		p = q + 1;
+		room = QFD_JR_MAX_TOKEN;
+	}
+	if (count_quotes(s, (size_t)(end - s)) % 2)
+		sc->in_str = !sc->in_str;
+	q = memrchr(s, '"', (size_t)(end - s));
+	if (q) {
+		s = q + 1;
+		sc->tok = 0;
+	}
+	/* the last token: a string's bytes, or a word's or number's */
+	if (sc->in_str)
+		sc->tok += (size_t)(end - s);
+	else
+		outside(&sc->tok, s, end, true);
+	return true;
+}
+
 /* The first of s[0..len) that never() refuses, or s + len. */
 static const unsigned char *first_never(const unsigned char *s, size_t len)
 {
@@ -1089,10 +1150,13 @@ static const char *prescan(struct qfd_jr *jr, const char *buf, size_t len,
 			   const char **what)
 {
 	const unsigned char *s = (const unsigned char *)buf;
-	const unsigned char *nev = first_never(s, len), *bad;
+	const unsigned char *nev = first_never(s, len), *bad = NULL;
 	struct scan sc = { jr->in_str, jr->esc, jr->tok };
+	bool escapes = memchr(s, '\\', (size_t)(nev - s));
 
-	bad = too_long(&sc, s, nev);
+	jr->escapes = jr->escapes || escapes;
+	if (escapes || !no_long_token(&sc, s, nev))
+		bad = too_long(&sc, s, nev);
 	jr->in_str = sc.in_str;
 	jr->esc = sc.esc;
 	jr->tok = sc.tok;
@@ -1133,7 +1197,6 @@ int qfd_jr_feed(struct qfd_jr *jr, const char *buf, size_t len)
 	jr->piece = buf;
 	jr->counted = 0;
 	jr->piece_line = jr->line;
-	jr->escapes = jr->escapes || memchr(buf, '\\', n);
 	st = yajl_parse(jr->h, (const unsigned char *)buf, n);
 	keys_to_lines(jr);
 	if (st == yajl_status_ok && jr->done) {
