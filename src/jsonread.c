@@ -85,6 +85,7 @@ struct jr_flat {
 	size_t len, cap;
 	struct jr_ffield *f;
 	size_t n, fcap;
+	uint64_t seen;		/* a bit for each key's key_bit() */
 	struct qfd_jr_field *out;	/* what item() is handed */
 	size_t ocap;
 };
@@ -481,7 +482,7 @@ static json_object *json_of(const struct qfd_jr_val *v)
 }
 
 /* A scalar is read: into the flat item, or into the tree. */
-static int value(struct qfd_jr *jr, const struct qfd_jr_val *v)
+static inline int value(struct qfd_jr *jr, const struct qfd_jr_val *v)
 {
 	json_object *o;
 
@@ -653,6 +654,7 @@ static int push(struct qfd_jr *jr, bool is_array)
 		jr->lv[jr->depth++] = (struct jr_level){ .is_item = true,
 			.flat = true, .key0 = jr->nkeys };
 		jr->flat.n = jr->flat.len = 0;
+		jr->flat.seen = 0;
 		return 1;
 	}
 	o = is_array ? json_object_new_array() : json_object_new_object();
@@ -718,7 +720,7 @@ static size_t first_line(const struct qfd_jr *jr, const struct jr_level *l,
 }
 
 /* Remember where a key is; the stack only grows with an object's keys. */
-static int note_key(struct qfd_jr *jr)
+static inline int note_key(struct qfd_jr *jr)
 {
 	struct jr_keypos *k;
 
@@ -752,6 +754,19 @@ static bool same_key(const char *a, const char *b, size_t len)
 }
 
 /*
+ * One of 64 bits for a key of len bytes, NUL-terminated, from its length
+ * and its first and last bytes: a key whose bit no key before it in the
+ * item has is new, unlooked for ("who" and the four limits' keys have a
+ * bit each).
+ */
+static uint64_t key_bit(const char *k, size_t len)
+{
+	unsigned int last = len ? (unsigned char)k[len - 1] : 0;
+
+	return 1ull << ((len + 3u * (unsigned char)k[0] + 5u * last) % 64);
+}
+
+/*
  * A key of the flat item: kept, pending, then refused if given before
  * (named in the place of the message, as a tree's key is).
  */
@@ -760,6 +775,7 @@ static int flat_key(struct qfd_jr *jr, struct jr_level *l, const char *s,
 {
 	struct jr_flat *fl = &jr->flat;
 	struct jr_ffield *f;
+	uint64_t bit;
 	size_t i;
 
 	if (fl->n == fl->fcap) {
@@ -777,11 +793,13 @@ static int flat_key(struct qfd_jr *jr, struct jr_level *l, const char *s,
 		return nomem(jr);
 	fl->n++;
 	l->pending = true;
-	for (i = 0; i + 1 < fl->n; i++)
+	bit = key_bit(fl->buf + f->key, len);
+	for (i = 0; fl->seen & bit && i + 1 < fl->n; i++)
 		if (fl->f[i].klen == len &&
 		    same_key(fl->buf + fl->f[i].key, fl->buf + f->key, len))
 			return fail(jr, "given twice in one object (first on line %zu): keep one",
 				    key_line(jr, l->key0 + i));
+	fl->seen |= bit;
 	return note_key(jr);
 }
 
