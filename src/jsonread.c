@@ -59,11 +59,10 @@ struct jr_level {
 	bool pending;		/* flat: its last key waits for its value */
 };
 
-/* A key and its value of the flat item, as offsets into flat.buf. */
+/* Where a key and its string value of the flat item are in flat.buf. */
 struct jr_ffield {
 	size_t key, klen;
 	size_t str;		/* STRING: where its bytes are */
-	struct qfd_jr_val v;
 };
 
 /*
@@ -86,7 +85,12 @@ struct jr_flat {
 	struct jr_ffield *f;
 	size_t n, fcap;
 	uint64_t seen;		/* a bit for each key's key_bit() */
-	struct qfd_jr_field *out;	/* what item() is handed */
+	/*
+	 * What item() is handed, filled in as the item is read (the key
+	 * and string pointers into buf set again when it moves): copying
+	 * it all at the end was a tenth of the callbacks.  At least fcap.
+	 */
+	struct qfd_jr_field *out;
 	size_t ocap;
 };
 
@@ -344,19 +348,9 @@ static int hand(struct qfd_jr *jr, json_object *o, size_t place_n)
 static int hand_flat(struct qfd_jr *jr, size_t place_n)
 {
 	struct jr_flat *fl = &jr->flat;
-	struct qfd_jr_item it = { .v.kind = QFD_JR_OBJECT, .n = fl->n };
-	size_t i;
+	struct qfd_jr_item it = { .v.kind = QFD_JR_OBJECT, .f = fl->out,
+				  .n = fl->n };
 
-	if (out_room(fl, fl->n))
-		return nomem(jr);
-	for (i = 0; i < fl->n; i++) {
-		fl->out[i].key = fl->buf + fl->f[i].key;
-		fl->out[i].klen = fl->f[i].klen;
-		fl->out[i].v = fl->f[i].v;
-		if (fl->f[i].v.kind == QFD_JR_STRING)
-			fl->out[i].v.s = fl->buf + fl->f[i].str;
-	}
-	it.f = fl->out;
 	return call_item(jr, &it, place_n);
 }
 
@@ -420,7 +414,7 @@ static int attach(struct qfd_jr *jr, json_object *v, bool container)
 /* Room for n more bytes in the flat item's buffer, which is short of it. */
 static int flat_grow(struct jr_flat *fl, size_t n)
 {
-	size_t cap = fl->cap ? fl->cap : 256;
+	size_t cap = fl->cap ? fl->cap : 256, i;
 	char *b;
 
 	while (cap < fl->len + n)
@@ -430,6 +424,11 @@ static int flat_grow(struct jr_flat *fl, size_t n)
 		return -ENOMEM;
 	fl->buf = b;
 	fl->cap = cap;
+	for (i = 0; i < fl->n; i++) {
+		fl->out[i].key = b + fl->f[i].key;
+		if (fl->out[i].v.kind == QFD_JR_STRING)
+			fl->out[i].v.s = b + fl->f[i].str;
+	}
 	return 0;
 }
 
@@ -454,10 +453,13 @@ static int flat_value(struct qfd_jr *jr, const struct qfd_jr_val *v)
 {
 	struct jr_flat *fl = &jr->flat;
 	struct jr_ffield *f = &fl->f[fl->n - 1];
+	struct qfd_jr_field *o = &fl->out[fl->n - 1];
 
-	f->v = *v;
 	if (v->kind == QFD_JR_STRING && flat_copy(fl, v->s, v->len, &f->str))
 		return nomem(jr);
+	o->v = *v;
+	if (v->kind == QFD_JR_STRING)
+		o->v.s = fl->buf + f->str;
 	jr->lv[jr->depth - 1].pending = false;
 	return 1;
 }
@@ -616,10 +618,8 @@ static int unflatten(struct qfd_jr *jr)
 	if (!obj)
 		return nomem(jr);
 	for (i = 0; i < n; i++) {
-		struct qfd_jr_val v = fl->f[i].v;
+		const struct qfd_jr_val v = fl->out[i].v;
 
-		if (v.kind == QFD_JR_STRING)
-			v.s = fl->buf + fl->f[i].str;
 		o = json_of(&v);
 		if ((!o && v.kind != QFD_JR_NULL) ||
 		    json_object_object_add(obj, fl->buf + fl->f[i].key, o)) {
@@ -785,12 +785,16 @@ static int flat_key(struct qfd_jr *jr, struct jr_level *l, const char *s,
 		if (!f)
 			return nomem(jr);
 		fl->f = f;
+		if (out_room(fl, cap))
+			return nomem(jr);
 		fl->fcap = cap;
 	}
 	f = &fl->f[fl->n];
 	f->klen = len;
 	if (flat_copy(fl, s, len, &f->key))
 		return nomem(jr);
+	fl->out[fl->n] = (struct qfd_jr_field){ .key = fl->buf + f->key,
+		.klen = len, .v.kind = QFD_JR_NULL };
 	fl->n++;
 	l->pending = true;
 	bit = key_bit(fl->buf + f->key, len);
