@@ -329,7 +329,8 @@ static int item_key(const struct qfd_jr_field *f)
 		return memcmp(key, qfd_want_lim_key[k], 10) ? -1 : k;
 	case 16:
 		k = key[0] == 'f';
-		return memcmp(key, qfd_want_timer_key[k], 16) ? -1 : KEY_TIMER + k;
+		return memcmp(key, qfd_want_timer_key[k], 16) ? -1 :
+		       KEY_TIMER + k;
 	}
 	return -1;
 }
@@ -340,7 +341,7 @@ static bool parse_fields(struct parser *p, const struct qfd_jr_item *it,
 			 unsigned int *rel)
 {
 	bool ok = true;
-	int i, k, dir;
+	int i, k, t, dir;
 	size_t f;
 
 	for (f = 0; f < it->n; f++) {
@@ -352,8 +353,9 @@ static bool parse_fields(struct parser *p, const struct qfd_jr_item *it,
 		if (k == KEY_WHO) {
 			/* read by the caller */
 		} else if (k >= KEY_TIMER) {
-			if (get_deadline(p, val, &timer[k - KEY_TIMER]))
-				*asked |= QFD_SET_SPACE_TIMER << (k - KEY_TIMER);
+			t = k - KEY_TIMER;
+			if (get_deadline(p, val, &timer[t]))
+				*asked |= QFD_SET_SPACE_TIMER << t;
 			else
 				ok = false;
 		} else if (k < 0) {

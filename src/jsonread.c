@@ -105,7 +105,7 @@ struct qfd_jr {
 	int rc;			/* sticky: why the reading stopped */
 	bool begun;		/* something other than blanks was fed */
 	bool in_str, esc;	/* prescan(): in a string, after a backslash */
-	bool escapes;		/* a backslash was fed: a string may hold a NUL */
+	bool escapes;		/* a backslash was fed: "\u0000" may be */
 	size_t tok;		/* prescan(): bytes of the current token */
 	bool done;		/* the document's value is complete */
 	size_t done_at;		/* where in the piece it was completed */
@@ -118,7 +118,7 @@ struct qfd_jr {
 	/* a stack of the open objects' keys, in order (a level's key0) */
 	struct jr_keypos *keys;
 	size_t nkeys, keys_cap;
-	size_t lines_to;	/* keys[] before it hold lines, the rest offsets */
+	size_t lines_to;	/* keys[] before it hold lines, then offsets */
 	struct jr_flat flat;
 };
 
@@ -990,12 +990,14 @@ static inline uint64_t bytes_eq(uint64_t w, unsigned char c)
 
 /*
  * The first quote of s[0..end), or the first backslash too in a string
- * (in_str), or end.  A document's bytes mostly go through here (a byte at a time with
- * every case decided, blanks and all, was a sixth of apply's
- * instructions): eight at a time where a word's bytes can be told apart.
+ * (in_str), or end: eight bytes at a time where a word's bytes can be
+ * told apart (a byte at a time with every case decided, blanks and all,
+ * was a sixth of apply's instructions).  A piece without a backslash
+ * mostly does not come here (no_long_token()).
  */
 static inline const unsigned char *next_quote(const unsigned char *s,
-					      const unsigned char *end, bool in_str)
+					      const unsigned char *end,
+					      bool in_str)
 {
 #if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
 	uint64_t w, hit;
@@ -1052,11 +1054,11 @@ static const unsigned char *too_long(struct scan *sc, const unsigned char *s,
 				     const unsigned char *end)
 {
 	const unsigned char *q, *bad;
-	bool grow;	/* q is in the token: a backslash or what it escapes */
+	bool grow;	/* q is in the token: a backslash, or what it escapes */
 
 	while (s < end) {
 		if (sc->esc) {
-			/* after a backslash the next byte is taken whatever it is */
+			/* after a backslash the next byte is taken, whatever */
 			sc->esc = false;
 			q = s;
 			grow = true;

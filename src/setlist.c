@@ -240,7 +240,8 @@ static size_t digits(uint32_t n)
  */
 void qfd_setreq_id_name(uint32_t id, char *buf)
 {
-#define TENS(t)	t "0" t "1" t "2" t "3" t "4" t "5" t "6" t "7" t "8" t "9"
+#define TENS(t)	t "0" t "1" t "2" t "3" t "4" t "5" t "6" t "7" t "8" \
+		t "9"
 	static const char pairs[] = TENS("0") TENS("1") TENS("2") TENS("3")
 		TENS("4") TENS("5") TENS("6") TENS("7") TENS("8") TENS("9");
 #undef TENS

@@ -30,8 +30,10 @@ static int parse_decimal(const char **s, unsigned __int128 *num,
 
 	/* the whole part in 64 bits: a limit of apply or set is parsed so */
 	while (*p >= '0' && *p <= '9') {
+		unsigned int digit = (unsigned int)(*p++ - '0');
+
 		if (__builtin_mul_overflow(whole, 10, &whole) ||
-		    __builtin_add_overflow(whole, (unsigned)(*p++ - '0'), &whole))
+		    __builtin_add_overflow(whole, digit, &whole))
 			return -ERANGE;
 		digits++;
 	}
