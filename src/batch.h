@@ -107,7 +107,7 @@ static inline const char *qfd_setreq_who(const struct qfd_setlist *l,
 
 /*
  * Append r (id, line, wanted values; the rest zero) for who, already
- * resolved to r->id: 0, or -ENOMEM.
+ * resolved to r->id (NULL: the id's own "#ID"): 0, or -ENOMEM.
  */
 int qfd_setlist_add(struct qfd_setlist *l, const char *who,
 		    const struct qfd_setreq *r);

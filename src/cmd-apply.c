@@ -448,10 +448,20 @@ static void report_limits(struct applycmd *a, struct fsplan *fp, int type,
 	const char *sep = ": ";
 	int i;
 
-	qfd_setlist_get(l, idx, r);
-	changed = holds(a, r->mask, r->written == QFD_WRITTEN_YES);
 	if (err && idx != fp->t[type].w.failed_n)
 		err = NULL;
+	/*
+	 * Without --diff or -J an id is only counted: unpacking it, "#ID"
+	 * and all, was a tenth of a plain run's plan, write and report.
+	 */
+	if (!a->diff && !a->json) {
+		if (!err)
+			count(a, fp, holds(a, qfd_setlist_mask(l, idx),
+					   qfd_setlist_written(l, idx)));
+		return;
+	}
+	qfd_setlist_get(l, idx, r);
+	changed = holds(a, r->mask, r->written == QFD_WRITTEN_YES);
 	if (!err)
 		count(a, fp, changed);
 	if (a->diff && changed && !a->json)

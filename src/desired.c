@@ -259,7 +259,12 @@ static bool get_deadline(struct parser *p, const struct qfd_jr_val *o,
 	return true;
 }
 
-/* "alice", "#2001", or 2001: the id, or false (reported). */
+/*
+ * "alice", "#2001", or 2001: the id, or false (reported).  who is WHO as
+ * written, or "" for a number that is what "#ID" would be: formatting it
+ * for qfd_setlist_add() to format again and compare was a tenth of an
+ * item's checks.
+ */
 static bool get_who(struct parser *p, const struct qfd_jr_val *o, int type,
 		    char *who, size_t len, uint32_t *id)
 {
@@ -271,8 +276,8 @@ static bool get_who(struct parser *p, const struct qfd_jr_val *o, int type,
 		if (!get_uint(p, o, &v, "a name, \"#ID\" or a whole number of at least 0"))
 			return false;
 		/* what qfd_id_parse() makes of "#ID", without a snprintf per item */
-		if (v < UINT32_MAX && len >= QFD_ID_NAME_LEN) {
-			qfd_setreq_id_name((uint32_t)v, who);
+		if (v < UINT32_MAX) {
+			who[0] = '\0';
 			*id = (uint32_t)v;
 			return true;
 		}
@@ -301,37 +306,59 @@ static bool get_project(struct parser *p, json_object *o, char *who, size_t len,
 	return get_who(p, &v, QFD_PRJ, who, len, id);
 }
 
+/* An item's keys: the limits (QFD_LIM_*), then the timers, then "who". */
+enum { KEY_TIMER = QFD_NLIMITS, KEY_WHO = QFD_NLIMITS + QFD_NTIMERS };
+
+/*
+ * Which of an item's keys f is, or -1.  Their lengths and first and last
+ * bytes tell them apart, so a key is compared only with the one it may
+ * be, and in a few instructions, as the length is known (a strcmp() with
+ * each in turn was a sixth of an item's checks).  qfd_want_lim_key is in
+ * QFD_LIM_* order: "space-soft", "space-hard", "files-soft", "files-hard".
+ */
+static int item_key(const struct qfd_jr_field *f)
+{
+	const char *key = f->key;
+	int k;
+
+	switch (f->klen) {
+	case 3:
+		return memcmp(key, "who", 3) ? -1 : KEY_WHO;
+	case 10:
+		k = (key[0] == 'f') * 2 + (key[9] == 'd');
+		return memcmp(key, qfd_want_lim_key[k], 10) ? -1 : k;
+	case 16:
+		k = key[0] == 'f';
+		return memcmp(key, qfd_want_timer_key[k], 16) ? -1 :
+		       KEY_TIMER + k;
+	}
+	return -1;
+}
+
 /* The fields of one limits item; false when any was bad (reported). */
 static bool parse_fields(struct parser *p, const struct qfd_jr_item *it,
 			 uint64_t *lim, int64_t *timer, unsigned int *asked,
 			 unsigned int *rel)
 {
 	bool ok = true;
-	int i, t, dir;
+	int i, k, t, dir;
 	size_t f;
 
 	for (f = 0; f < it->n; f++) {
-		const char *key = it->f[f].key;
 		const struct qfd_jr_val *val = &it->f[f].v;
-		size_t n = enter(p, key, 0);
+		size_t n = enter(p, it->f[f].key, 0);
 
-		/* each list only when the one before did not match: fewer strcmp() */
-		bool who = !strcmp(key, "who");
-
-		for (i = who ? QFD_NLIMITS : 0; i < QFD_NLIMITS; i++)
-			if (!strcmp(key, qfd_want_lim_key[i]))
-				break;
-		for (t = who || i < QFD_NLIMITS ? QFD_NTIMERS : 0; t < QFD_NTIMERS; t++)
-			if (!strcmp(key, qfd_want_timer_key[t]))
-				break;
-		if (who) {
+		k = item_key(&it->f[f]);
+		i = k;
+		if (k == KEY_WHO) {
 			/* read by the caller */
-		} else if (t < QFD_NTIMERS) {
+		} else if (k >= KEY_TIMER) {
+			t = k - KEY_TIMER;
 			if (get_deadline(p, val, &timer[t]))
 				*asked |= QFD_SET_SPACE_TIMER << t;
 			else
 				ok = false;
-		} else if (i == QFD_NLIMITS) {
+		} else if (k < 0) {
 			bad(p, "unknown key: an item has \"who\", \"space-soft\", \"space-hard\", \"files-soft\", \"files-hard\", \"space-grace-ends\", \"files-grace-ends\"");
 			ok = false;
 		} else if (get_limit(p, val, i, &lim[i], &dir)) {
@@ -354,14 +381,13 @@ static bool parse_fields(struct parser *p, const struct qfd_jr_item *it,
 	return ok;
 }
 
-/* The value of key in an item, or NULL. */
-static const struct qfd_jr_val *item_get(const struct qfd_jr_item *it,
-					 const char *key)
+/* The value of "who" in an item, or NULL. */
+static const struct qfd_jr_val *item_who(const struct qfd_jr_item *it)
 {
 	size_t i;
 
 	for (i = 0; i < it->n; i++)
-		if (!strcmp(it->f[i].key, key))
+		if (it->f[i].klen == 3 && !strcmp(it->f[i].key, "who"))
 			return &it->f[i].v;
 	return NULL;
 }
@@ -381,7 +407,7 @@ static int parse_item(struct parser *p, const struct qfd_jr_item *it, int type,
 
 	if (!want_kind(p, &it->v, QFD_JR_OBJECT, "an object: {\"who\": ..., \"space-hard\": ...}"))
 		return 0;
-	jwho = item_get(it, "who");
+	jwho = item_who(it);
 	if (!jwho) {
 		bad(p, "no \"who\": name the user, group or project");
 		return 0;
@@ -404,7 +430,7 @@ static int parse_item(struct parser *p, const struct qfd_jr_item *it, int type,
 	r.asked = (uint8_t)asked;
 	r.down = (uint8_t)rel[0];
 	r.up = (uint8_t)rel[1];
-	return qfd_setlist_add(l, who, &r);
+	return qfd_setlist_add(l, who[0] ? who : NULL, &r);
 }
 
 /*

@@ -36,9 +36,15 @@
 
 #include "jsonread.h"
 
-/* Where a key of an open object is, to name it when it comes again. */
+/*
+ * Where a key of an open object is, to name it when it comes again: its
+ * line, or while the piece it is in is being read, its offset there
+ * (qfd_jr's lines_to).  Counting lines up to every key was a tenth of
+ * the callbacks' instructions; most keys are let go unasked, with the
+ * item they are in.
+ */
 struct jr_keypos {
-	size_t line;
+	size_t at;
 };
 
 struct jr_level {
@@ -53,11 +59,10 @@ struct jr_level {
 	bool pending;		/* flat: its last key waits for its value */
 };
 
-/* A key and its value of the flat item, as offsets into flat.buf. */
+/* Where a key and its string value of the flat item are in flat.buf. */
 struct jr_ffield {
 	size_t key, klen;
 	size_t str;		/* STRING: where its bytes are */
-	struct qfd_jr_val v;
 };
 
 /*
@@ -79,7 +84,13 @@ struct jr_flat {
 	size_t len, cap;
 	struct jr_ffield *f;
 	size_t n, fcap;
-	struct qfd_jr_field *out;	/* what item() is handed */
+	uint64_t seen;		/* a bit for each key's key_bit() */
+	/*
+	 * What item() is handed, filled in as the item is read (the key
+	 * and string pointers into buf set again when it moves): copying
+	 * it all at the end was a tenth of the callbacks.  At least fcap.
+	 */
+	struct qfd_jr_field *out;
 	size_t ocap;
 };
 
@@ -94,6 +105,7 @@ struct qfd_jr {
 	int rc;			/* sticky: why the reading stopped */
 	bool begun;		/* something other than blanks was fed */
 	bool in_str, esc;	/* prescan(): in a string, after a backslash */
+	bool escapes;		/* a backslash was fed: "\u0000" may be */
 	size_t tok;		/* prescan(): bytes of the current token */
 	bool done;		/* the document's value is complete */
 	size_t done_at;		/* where in the piece it was completed */
@@ -102,9 +114,11 @@ struct qfd_jr {
 	const char *piece;
 	size_t counted;
 	size_t line, col;	/* of piece[counted] */
+	size_t piece_line;	/* of piece[0] */
 	/* a stack of the open objects' keys, in order (a level's key0) */
 	struct jr_keypos *keys;
 	size_t nkeys, keys_cap;
+	size_t lines_to;	/* keys[] before it hold lines, then offsets */
 	struct jr_flat flat;
 };
 
@@ -119,6 +133,48 @@ static void advance(struct qfd_jr *jr, const char *s, size_t len)
 		s = nl + 1;
 	}
 	jr->col += (size_t)(end - s);
+}
+
+/* The newlines of s[0..len). */
+static size_t newlines(const char *s, size_t len)
+{
+	const char *nl, *end = s + len;
+	size_t n = 0;
+
+	while ((nl = memchr(s, '\n', (size_t)(end - s)))) {
+		n++;
+		s = nl + 1;
+	}
+	return n;
+}
+
+/* The line of keys[i]. */
+static size_t key_line(const struct qfd_jr *jr, size_t i)
+{
+	if (i < jr->lines_to)
+		return jr->keys[i].at;
+	return jr->piece_line + newlines(jr->piece, jr->keys[i].at);
+}
+
+/*
+ * The piece is read: the keys noted in it and still open get their lines,
+ * counted on from where the count is (they are in order).
+ */
+static void keys_to_lines(struct qfd_jr *jr)
+{
+	size_t i, at;
+
+	for (i = jr->lines_to; i < jr->nkeys; i++) {
+		at = jr->keys[i].at;
+		if (at < jr->counted) {
+			jr->keys[i].at = key_line(jr, i);
+			continue;
+		}
+		advance(jr, jr->piece + jr->counted, at - jr->counted);
+		jr->counted = at;
+		jr->keys[i].at = jr->line;
+	}
+	jr->lines_to = jr->nkeys;
 }
 
 /* Count up to where yajl is: the end of the token it calls back for. */
@@ -279,6 +335,7 @@ static int hand(struct qfd_jr *jr, json_object *o, size_t place_n)
 		it.f = jr->flat.out;
 		json_object_object_foreach(o, key, val) {
 			jr->flat.out[it.n].key = key;
+			jr->flat.out[it.n].klen = strlen(key);
 			qfd_jr_val_of(val, &jr->flat.out[it.n++].v);
 		}
 	}
@@ -291,18 +348,9 @@ static int hand(struct qfd_jr *jr, json_object *o, size_t place_n)
 static int hand_flat(struct qfd_jr *jr, size_t place_n)
 {
 	struct jr_flat *fl = &jr->flat;
-	struct qfd_jr_item it = { .v.kind = QFD_JR_OBJECT, .n = fl->n };
-	size_t i;
+	struct qfd_jr_item it = { .v.kind = QFD_JR_OBJECT, .f = fl->out,
+				  .n = fl->n };
 
-	if (out_room(fl, fl->n))
-		return nomem(jr);
-	for (i = 0; i < fl->n; i++) {
-		fl->out[i].key = fl->buf + fl->f[i].key;
-		fl->out[i].v = fl->f[i].v;
-		if (fl->f[i].v.kind == QFD_JR_STRING)
-			fl->out[i].v.s = fl->buf + fl->f[i].str;
-	}
-	it.f = fl->out;
 	return call_item(jr, &it, place_n);
 }
 
@@ -363,14 +411,12 @@ static int attach(struct qfd_jr *jr, json_object *v, bool container)
 	return 1;
 }
 
-/* Room for n more bytes in the flat item's buffer. */
-static int flat_room(struct jr_flat *fl, size_t n)
+/* Room for n more bytes in the flat item's buffer, which is short of it. */
+static int flat_grow(struct jr_flat *fl, size_t n)
 {
-	size_t cap = fl->cap ? fl->cap : 256;
+	size_t cap = fl->cap ? fl->cap : 256, i;
 	char *b;
 
-	if (fl->len + n <= fl->cap)
-		return 0;
 	while (cap < fl->len + n)
 		cap *= 2;
 	b = realloc(fl->buf, cap);
@@ -378,13 +424,22 @@ static int flat_room(struct jr_flat *fl, size_t n)
 		return -ENOMEM;
 	fl->buf = b;
 	fl->cap = cap;
+	for (i = 0; i < fl->n; i++) {
+		fl->out[i].key = b + fl->f[i].key;
+		if (fl->out[i].v.kind == QFD_JR_STRING)
+			fl->out[i].v.s = b + fl->f[i].str;
+	}
 	return 0;
 }
 
-/* s[0..len) and a NUL into the flat item's buffer: its offset, in *off. */
-static int flat_copy(struct jr_flat *fl, const char *s, size_t len, size_t *off)
+/*
+ * s[0..len) and a NUL into the flat item's buffer: its offset, in *off.
+ * Inline, as it is called for every key and string of an item.
+ */
+static inline int flat_copy(struct jr_flat *fl, const char *s, size_t len,
+			    size_t *off)
 {
-	if (flat_room(fl, len + 1))
+	if (fl->len + len + 1 > fl->cap && flat_grow(fl, len + 1))
 		return -ENOMEM;
 	*off = fl->len;
 	memcpy(fl->buf + fl->len, s, len);
@@ -398,10 +453,13 @@ static int flat_value(struct qfd_jr *jr, const struct qfd_jr_val *v)
 {
 	struct jr_flat *fl = &jr->flat;
 	struct jr_ffield *f = &fl->f[fl->n - 1];
+	struct qfd_jr_field *o = &fl->out[fl->n - 1];
 
-	f->v = *v;
 	if (v->kind == QFD_JR_STRING && flat_copy(fl, v->s, v->len, &f->str))
 		return nomem(jr);
+	o->v = *v;
+	if (v->kind == QFD_JR_STRING)
+		o->v.s = fl->buf + f->str;
 	jr->lv[jr->depth - 1].pending = false;
 	return 1;
 }
@@ -426,7 +484,7 @@ static json_object *json_of(const struct qfd_jr_val *v)
 }
 
 /* A scalar is read: into the flat item, or into the tree. */
-static int value(struct qfd_jr *jr, const struct qfd_jr_val *v)
+static inline int value(struct qfd_jr *jr, const struct qfd_jr_val *v)
 {
 	json_object *o;
 
@@ -436,6 +494,16 @@ static int value(struct qfd_jr *jr, const struct qfd_jr_val *v)
 		return attach(jr, NULL, false);
 	o = json_of(v);
 	return o ? attach(jr, o, false) : nomem(jr);
+}
+
+/*
+ * Whether a string or key holds a NUL, which only "\u0000" can put there:
+ * the bytes fed hold none (prescan()), so without a backslash among them
+ * there is nothing to look for.
+ */
+static bool has_nul(const struct qfd_jr *jr, const unsigned char *s, size_t len)
+{
+	return jr->escapes && memchr(s, '\0', len);
 }
 
 static int on_null(void *ctx)
@@ -471,6 +539,34 @@ static void integer(const char *s, struct qfd_jr_val *v)
 }
 
 /*
+ * An integer of at most 18 digits, which no int64 overflows: read here
+ * without a copy and strtoull() (a third of the callbacks' instructions
+ * for a document of limits).  yajl has checked its form: digits after an
+ * optional minus, no leading zero.  False for any other number.
+ */
+static bool short_integer(const char *s, size_t len, struct qfd_jr_val *v)
+{
+	size_t i = len && s[0] == '-';
+	uint64_t u = 0;
+
+	if (len <= i || len - i > 18)
+		return false;
+	for (; i < len; i++) {
+		if (s[i] < '0' || s[i] > '9')
+			return false;
+		u = u * 10 + (uint64_t)(s[i] - '0');
+	}
+	v->kind = QFD_JR_INT;
+	if (s[0] == '-') {
+		v->i = -(int64_t)u;
+	} else {
+		v->i = (int64_t)u;
+		v->u = u;
+	}
+	return true;
+}
+
+/*
  * Numbers as json-c reads them: limits go up to 2^64 - 1, so an integer
  * is an int64 or a uint64; anything else is a double (which no field
  * takes, so a number too long to convert is as good as infinite).
@@ -480,6 +576,8 @@ static int on_number(void *ctx, const char *s, size_t len)
 	struct qfd_jr_val v = { .kind = QFD_JR_DOUBLE, .d = HUGE_VAL };
 	char buf[64];
 
+	if (short_integer(s, len, &v))
+		return value(ctx, &v);
 	if (len < sizeof(buf)) {
 		memcpy(buf, s, len);
 		buf[len] = '\0';
@@ -497,7 +595,7 @@ static int on_string(void *ctx, const unsigned char *s, size_t len)
 				      .len = len };
 
 	/* C strings end at a NUL: "root\u0000x" must not pass as "root" */
-	if (memchr(s, '\0', len))
+	if (has_nul(ctx, s, len))
 		return fail(ctx, "a string holds a NUL character (\\u0000): remove it");
 	if (len > INT32_MAX)
 		return nomem(ctx);
@@ -520,10 +618,8 @@ static int unflatten(struct qfd_jr *jr)
 	if (!obj)
 		return nomem(jr);
 	for (i = 0; i < n; i++) {
-		struct qfd_jr_val v = fl->f[i].v;
+		const struct qfd_jr_val v = fl->out[i].v;
 
-		if (v.kind == QFD_JR_STRING)
-			v.s = fl->buf + fl->f[i].str;
 		o = json_of(&v);
 		if ((!o && v.kind != QFD_JR_NULL) ||
 		    json_object_object_add(obj, fl->buf + fl->f[i].key, o)) {
@@ -558,6 +654,7 @@ static int push(struct qfd_jr *jr, bool is_array)
 		jr->lv[jr->depth++] = (struct jr_level){ .is_item = true,
 			.flat = true, .key0 = jr->nkeys };
 		jr->flat.n = jr->flat.len = 0;
+		jr->flat.seen = 0;
 		return 1;
 	}
 	o = is_array ? json_object_new_array() : json_object_new_object();
@@ -581,6 +678,8 @@ static int pop(struct qfd_jr *jr)
 	free(l->key);
 	l->key = NULL;
 	jr->nkeys = l->key0;
+	if (jr->lines_to > jr->nkeys)
+		jr->lines_to = jr->nkeys;
 	/* handed over while still the deepest level: its place names it */
 	if (l->flat)
 		rc = hand_flat(jr, jr->depth - 1);
@@ -617,11 +716,11 @@ static size_t first_line(const struct qfd_jr *jr, const struct jr_level *l,
 			break;
 		i++;
 	}
-	return i < jr->nkeys ? jr->keys[i].line : 0;
+	return i < jr->nkeys ? key_line(jr, i) : 0;
 }
 
 /* Remember where a key is; the stack only grows with an object's keys. */
-static int note_key(struct qfd_jr *jr)
+static inline int note_key(struct qfd_jr *jr)
 {
 	struct jr_keypos *k;
 
@@ -634,8 +733,37 @@ static int note_key(struct qfd_jr *jr)
 		jr->keys = k;
 		jr->keys_cap = cap;
 	}
-	jr->keys[jr->nkeys++].line = jr->line;
+	if (jr->piece) {
+		jr->keys[jr->nkeys++].at = yajl_get_bytes_consumed(jr->h);
+	} else {
+		jr->keys[jr->nkeys++].at = jr->line;
+		jr->lines_to = jr->nkeys;
+	}
 	return 1;
+}
+
+/*
+ * Whether two keys of len bytes, each NUL-terminated, are the same: the
+ * first and last bytes tell the keys of a limits item apart ("space-soft",
+ * "space-hard", "files-soft"...), without a call to memcmp() per pair.
+ */
+static bool same_key(const char *a, const char *b, size_t len)
+{
+	return !len || (a[0] == b[0] && a[len - 1] == b[len - 1] &&
+			!memcmp(a, b, len));
+}
+
+/*
+ * One of 64 bits for a key of len bytes, NUL-terminated, from its length
+ * and its first and last bytes: a key whose bit no key before it in the
+ * item has is new, unlooked for ("who" and the four limits' keys have a
+ * bit each).
+ */
+static uint64_t key_bit(const char *k, size_t len)
+{
+	unsigned int last = len ? (unsigned char)k[len - 1] : 0;
+
+	return 1ull << ((len + 3u * (unsigned char)k[0] + 5u * last) % 64);
 }
 
 /*
@@ -647,6 +775,7 @@ static int flat_key(struct qfd_jr *jr, struct jr_level *l, const char *s,
 {
 	struct jr_flat *fl = &jr->flat;
 	struct jr_ffield *f;
+	uint64_t bit;
 	size_t i;
 
 	if (fl->n == fl->fcap) {
@@ -656,19 +785,25 @@ static int flat_key(struct qfd_jr *jr, struct jr_level *l, const char *s,
 		if (!f)
 			return nomem(jr);
 		fl->f = f;
+		if (out_room(fl, cap))
+			return nomem(jr);
 		fl->fcap = cap;
 	}
 	f = &fl->f[fl->n];
 	f->klen = len;
 	if (flat_copy(fl, s, len, &f->key))
 		return nomem(jr);
+	fl->out[fl->n] = (struct qfd_jr_field){ .key = fl->buf + f->key,
+		.klen = len, .v.kind = QFD_JR_NULL };
 	fl->n++;
 	l->pending = true;
-	sync_place(jr);
-	for (i = 0; i + 1 < fl->n; i++)
-		if (fl->f[i].klen == len && !memcmp(fl->buf + fl->f[i].key, s, len))
+	bit = key_bit(fl->buf + f->key, len);
+	for (i = 0; fl->seen & bit && i + 1 < fl->n; i++)
+		if (fl->f[i].klen == len &&
+		    same_key(fl->buf + fl->f[i].key, fl->buf + f->key, len))
 			return fail(jr, "given twice in one object (first on line %zu): keep one",
-				    jr->keys[l->key0 + i].line);
+				    key_line(jr, l->key0 + i));
+	fl->seen |= bit;
 	return note_key(jr);
 }
 
@@ -677,7 +812,7 @@ static int on_map_key(void *ctx, const unsigned char *s, size_t len)
 	struct qfd_jr *jr = ctx;
 	struct jr_level *l = &jr->lv[jr->depth - 1];
 
-	if (memchr(s, '\0', len))
+	if (has_nul(jr, s, len))
 		return fail(jr, "a key holds a NUL character (\\u0000): remove it");
 	if (l->flat && jr->flat.n == FLAT_KEYS && !unflatten(jr))
 		return 0;
@@ -686,7 +821,6 @@ static int on_map_key(void *ctx, const unsigned char *s, size_t len)
 	l->key = strndup((const char *)s, len);
 	if (!l->key)
 		return nomem(jr);
-	sync_place(jr);
 	/* json-c would keep the last one: the first must not pass unseen */
 	if (json_object_object_get_ex(l->obj, l->key, NULL))
 		return fail(jr, "given twice in one object (first on line %zu): keep one",
@@ -827,21 +961,11 @@ static const char *never(char c)
 			   NULL;
 }
 
-/*
- * What a byte is to prescan(), from a table, as this is asked of every
- * byte of the document: blanks and structural characters end a token
- * outside strings; a quote starts or ends a string, a backslash escapes
- * the next byte in one; never() says why a B_NEVER byte is wrong.
- * Inside a string only B_QUOTE, B_ESCAPE and B_NEVER matter.
- */
-enum { B_TOKEN, B_END, B_QUOTE, B_ESCAPE, B_NEVER };
-
-static const unsigned char byte_class[256] = {
-	[' '] = B_END, ['\t'] = B_END, ['\r'] = B_END, ['\n'] = B_END,
-	['{'] = B_END, ['}'] = B_END, ['['] = B_END, [']'] = B_END,
-	[','] = B_END, [':'] = B_END,
-	['"'] = B_QUOTE, ['\\'] = B_ESCAPE,
-	['\0'] = B_NEVER, ['\f'] = B_NEVER, ['\v'] = B_NEVER,
+/* Blanks and structural characters: they end a token outside strings. */
+static const bool ends_token[256] = {
+	[' '] = true, ['\t'] = true, ['\r'] = true, ['\n'] = true,
+	['{'] = true, ['}'] = true, ['['] = true, [']'] = true,
+	[','] = true, [':'] = true,
 };
 
 /* Where prescan() is, kept in locals while it loops. */
@@ -850,97 +974,223 @@ struct scan {
 	size_t tok;	/* bytes of the token so far: a string's after its quote */
 };
 
-/*
- * How many of s[0..len) go on the token being read without a decision:
- * plain bytes of a string, or of a number or word outside one.  The one
- * loop a document's bytes mostly go through (a byte at a time with every
- * case decided was a quarter of apply's reading), so it asks one thing.
- */
-static size_t plain_run(const struct scan *sc, const unsigned char *s, size_t len)
-{
-	size_t i = 0;
+#define ONES	0x0101010101010101ull
+#define HIGHS	0x8080808080808080ull
 
-	if (sc->in_str) {
-		while (i < len && byte_class[s[i]] <= B_END)
-			i++;
-	} else {
-		while (i < len && byte_class[s[i]] == B_TOKEN)
-			i++;
-	}
-	return i;
+/*
+ * The high bit of each byte of w that is c, and perhaps of later ones
+ * (borrows carry up, never down: the lowest is always one of them).
+ */
+static inline uint64_t bytes_eq(uint64_t w, unsigned char c)
+{
+	uint64_t x = w ^ (ONES * c);
+
+	return (x - ONES) & ~x & HIGHS;
 }
 
 /*
- * The byte s, of class cls, that plain_run() stopped at: whether it goes
- * on the token (strings up to their closing quote, escapes and all) or
- * ends one or is none.  Good enough for a limit: on a text that is not
- * JSON yajl stops first.
+ * The first quote of s[0..end), or the first backslash too in a string
+ * (in_str), or end: eight bytes at a time where a word's bytes can be
+ * told apart (a byte at a time with every case decided, blanks and all,
+ * was a sixth of apply's instructions).  A piece without a backslash
+ * mostly does not come here (no_long_token()).
  */
-static bool token_byte(struct scan *sc, unsigned char cls)
+static inline const unsigned char *next_quote(const unsigned char *s,
+					      const unsigned char *end,
+					      bool in_str)
 {
-	if (sc->in_str) {
-		if (sc->esc)
+#if __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__
+	uint64_t w, hit;
+
+	while (end - s >= 8) {
+		memcpy(&w, s, sizeof(w));
+		hit = bytes_eq(w, '"') | (in_str ? bytes_eq(w, '\\') : 0);
+		if (hit)
+			return s + __builtin_ctzll(hit) / 8;
+		s += 8;
+	}
+#endif
+	while (s < end && *s != '"' && (!in_str || *s != '\\'))
+		s++;
+	return s;
+}
+
+/*
+ * Outside strings, s[0..q) is tokens and what ends them: *tok becomes the
+ * length of the last token (one begun before s included), or the byte
+ * where a token grows past QFD_JR_MAX_TOKEN is returned.  Only a run long
+ * enough to hold such a token is gone through byte by byte, and the last
+ * token is looked for only at the end of the piece: a quote ends it.
+ */
+static const unsigned char *outside(size_t *tok, const unsigned char *s,
+				    const unsigned char *q, bool at_end)
+{
+	const unsigned char *p;
+
+	if (*tok + (size_t)(q - s) <= QFD_JR_MAX_TOKEN) {
+		if (!at_end)
+			return NULL;
+		for (p = q; p > s && !ends_token[p[-1]]; p--)
+			;
+		*tok = p > s ? (size_t)(q - p) : *tok + (size_t)(q - s);
+		return NULL;
+	}
+	for (p = s; p < q; p++) {
+		if (ends_token[*p])
+			*tok = 0;
+		else if (++*tok > QFD_JR_MAX_TOKEN)
+			return p;
+	}
+	return NULL;
+}
+
+/*
+ * In s[0..end), which holds no byte never in JSON, the byte that makes a
+ * token longer than QFD_JR_MAX_TOKEN, or NULL.  Strings count up to their
+ * closing quote, escapes and all.  Good enough for a limit: on a text
+ * that is not JSON yajl stops first.
+ */
+static const unsigned char *too_long(struct scan *sc, const unsigned char *s,
+				     const unsigned char *end)
+{
+	const unsigned char *q, *bad;
+	bool grow;	/* q is in the token: a backslash, or what it escapes */
+
+	while (s < end) {
+		if (sc->esc) {
+			/* after a backslash the next byte is taken, whatever */
 			sc->esc = false;
-		else if (cls == B_ESCAPE)
-			sc->esc = true;
-		else if (cls == B_QUOTE)
-			sc->in_str = false;
-		return sc->in_str;
+			q = s;
+			grow = true;
+		} else if (sc->in_str) {
+			q = next_quote(s, end, true);
+			if (sc->tok + (size_t)(q - s) > QFD_JR_MAX_TOKEN)
+				return s + (QFD_JR_MAX_TOKEN - sc->tok);
+			sc->tok += (size_t)(q - s);
+			if (q == end)
+				break;
+			grow = sc->esc = *q == '\\';
+			sc->in_str = grow;	/* a quote ends it */
+		} else {
+			q = next_quote(s, end, false);
+			bad = outside(&sc->tok, s, q, q == end);
+			if (bad || q == end)
+				return bad;
+			sc->in_str = true;
+			grow = false;
+		}
+		sc->tok = grow ? sc->tok + 1 : 0;
+		if (sc->tok > QFD_JR_MAX_TOKEN)
+			return q;
+		s = q + 1;
 	}
-	if (cls == B_QUOTE) {
-		sc->in_str = true;
+	return NULL;
+}
+
+/* The quotes of s[0..len), eight bytes at a time, each byte tested alone. */
+static size_t count_quotes(const unsigned char *s, size_t len)
+{
+	const uint64_t low7 = 0x7f7f7f7f7f7f7f7full;
+	uint64_t w, x, zero;
+	size_t n = 0, i;
+
+	for (i = 0; i + sizeof(w) <= len; i += sizeof(w)) {
+		memcpy(&w, s + i, sizeof(w));
+		x = w ^ (ONES * '"');
+		/* the high bit of each byte of x that is 0, and only those */
+		zero = ~(((x & low7) + low7) | x | low7);
+		/* their sum, in the top byte */
+		n += ((zero >> 7) * ONES) >> 56;
+	}
+	for (; i < len; i++)
+		n += s[i] == '"';
+	return n;
+}
+
+/*
+ * Whether s[0..end), which holds no backslash and no byte never in JSON,
+ * certainly holds no token longer than QFD_JR_MAX_TOKEN; then sc is where
+ * the scan is after it, as too_long() would leave it.  Without escapes
+ * every quote ends a token or starts one, so a token is no longer than
+ * the run without a quote it is in (the first run with the token begun
+ * before s): each window of QFD_JR_MAX_TOKEN + 1 bytes from just after a
+ * quote must hold one, and one memrchr() finds the last.  What is left to
+ * do a byte at a time is counting quotes, to know whether the piece ends
+ * in a string: a sixth of what going from quote to quote cost.
+ */
+static bool no_long_token(struct scan *sc, const unsigned char *s,
+			  const unsigned char *end)
+{
+	const unsigned char *p = s, *q;
+	size_t room = QFD_JR_MAX_TOKEN - sc->tok;
+
+	if (sc->esc)
 		return false;
+	while ((size_t)(end - p) > room) {
+		q = memrchr(p, '"', room + 1);
+		if (!q)
+			return false;
+		p = q + 1;
+		room = QFD_JR_MAX_TOKEN;
 	}
-	return cls != B_END;
+	if (count_quotes(s, (size_t)(end - s)) % 2)
+		sc->in_str = !sc->in_str;
+	q = memrchr(s, '"', (size_t)(end - s));
+	if (q) {
+		s = q + 1;
+		sc->tok = 0;
+	}
+	/* the last token: a string's bytes, or a word's or number's */
+	if (sc->in_str)
+		sc->tok += (size_t)(end - s);
+	else
+		outside(&sc->tok, s, end, true);
+	return true;
+}
+
+/* The first of s[0..len) that never() refuses, or s + len. */
+static const unsigned char *first_never(const unsigned char *s, size_t len)
+{
+	static const unsigned char bytes[] = { '\0', '\f', '\v' };
+	const unsigned char *p;
+	size_t i;
+
+	for (i = 0; i < sizeof(bytes); i++) {
+		p = memchr(s, bytes[i], len);
+		if (p)
+			len = (size_t)(p - s);
+	}
+	return s + len;
 }
 
 /*
  * The first byte of s[0..len) that is wrong before yajl sees it, or NULL:
- * a byte never in JSON, or one that makes a token longer than any field
- * takes, which yajl would keep whole, however long, until it ends.
+ * a byte never in JSON (each looked for with memchr(), which is cheap for
+ * bytes that are not there), or one before it that makes a token longer
+ * than any field takes, which yajl would keep whole, however long, until
+ * it ends.
  */
 static const char *prescan(struct qfd_jr *jr, const char *buf, size_t len,
 			   const char **what)
 {
-	const unsigned char *s = (const unsigned char *)buf, *end = s + len;
+	const unsigned char *s = (const unsigned char *)buf;
+	const unsigned char *nev = first_never(s, len), *bad = NULL;
 	struct scan sc = { jr->in_str, jr->esc, jr->tok };
-	const char *bad = NULL;
-	size_t run;
+	bool escapes = memchr(s, '\\', (size_t)(nev - s));
 
-	*what = NULL;
-	while (s < end) {
-		unsigned char cls;
-
-		/* after a backslash the next byte is taken whatever it is */
-		run = sc.esc ? 0 : plain_run(&sc, s, (size_t)(end - s));
-		if (sc.tok + run > QFD_JR_MAX_TOKEN) {
-			s += QFD_JR_MAX_TOKEN - sc.tok;
-			*what = "longer than 64 KiB, more than any field takes";
-			bad = (const char *)s;
-			break;
-		}
-		sc.tok += run;
-		s += run;
-		if (s == end)
-			break;
-		cls = byte_class[*s];
-		if (cls == B_NEVER) {
-			*what = never((char)*s);
-			bad = (const char *)s;
-			break;
-		}
-		sc.tok = token_byte(&sc, cls) ? sc.tok + 1 : 0;
-		if (sc.tok > QFD_JR_MAX_TOKEN) {
-			*what = "longer than 64 KiB, more than any field takes";
-			bad = (const char *)s;
-			break;
-		}
-		s++;
-	}
+	jr->escapes = jr->escapes || escapes;
+	if (escapes || !no_long_token(&sc, s, nev))
+		bad = too_long(&sc, s, nev);
 	jr->in_str = sc.in_str;
 	jr->esc = sc.esc;
 	jr->tok = sc.tok;
-	return bad;
+	if (bad)
+		*what = "longer than 64 KiB, more than any field takes";
+	else if (nev < s + len)
+		*what = never((char)*nev);
+	else
+		*what = NULL;
+	return (const char *)(bad ? bad : nev < s + len ? nev : NULL);
 }
 
 /* After the document, s[0..len) of the piece fed must be blanks. */
@@ -970,7 +1220,9 @@ int qfd_jr_feed(struct qfd_jr *jr, const char *buf, size_t len)
 	jr->begun = jr->begun || bad || blanks(buf, n) < n;
 	jr->piece = buf;
 	jr->counted = 0;
+	jr->piece_line = jr->line;
 	st = yajl_parse(jr->h, (const unsigned char *)buf, n);
+	keys_to_lines(jr);
 	if (st == yajl_status_ok && jr->done) {
 		/* yajl may have taken the start of a token after it, unsaid */
 		from = was_done ? 0 : jr->done_at;

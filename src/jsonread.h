@@ -51,6 +51,7 @@ struct qfd_jr_val {
 /* One key of an item that is an object, in the order given. */
 struct qfd_jr_field {
 	const char *key;
+	size_t klen;		/* strlen(key) */
 	struct qfd_jr_val v;	/* an OBJECT or ARRAY is only its kind */
 };
 

@@ -223,34 +223,59 @@ static int side_array(const struct qfd_setlist *l, uint32_t **a, uint32_t fill)
 	return 0;
 }
 
-void qfd_setreq_id_name(uint32_t id, char *buf)
+/* The digits of n, 1 to 10. */
+static size_t digits(uint32_t n)
 {
-	char d[10];
-	size_t n = 0;
+	size_t d = 1;
 
-	do {
-		d[n++] = (char)('0' + id % 10);
-		id /= 10;
-	} while (id);
-	*buf++ = '#';
-	while (n)
-		*buf++ = d[--n];
-	*buf = '\0';
+	for (; n >= 10000; n /= 10000)
+		d += 4;
+	return d + (n >= 10) + (n >= 100) + (n >= 1000);
 }
 
-/* WHO's offset in names, or QFD_WHO_ID when it is the id's "#ID". */
+/*
+ * Written from its last digit back, two digits at a time from a table:
+ * a digit at a time with its reversal cost 130 instructions for a
+ * six-digit id, and it is called three times an item by apply and set.
+ */
+void qfd_setreq_id_name(uint32_t id, char *buf)
+{
+#define TENS(t)	t "0" t "1" t "2" t "3" t "4" t "5" t "6" t "7" t "8" \
+		t "9"
+	static const char pairs[] = TENS("0") TENS("1") TENS("2") TENS("3")
+		TENS("4") TENS("5") TENS("6") TENS("7") TENS("8") TENS("9");
+#undef TENS
+	size_t n = digits(id);
+	char *p = buf + 1 + n;
+
+	buf[0] = '#';
+	*p = '\0';
+	for (; id >= 10; id /= 100) {
+		p -= 2;
+		memcpy(p, pairs + 2 * (id % 100), 2);
+	}
+	if (p > buf + 1)
+		p[-1] = (char)('0' + id);
+}
+
+/*
+ * WHO's offset in names, or QFD_WHO_ID when it is the id's "#ID" (or
+ * NULL, which says so).
+ */
 static int who_offset(struct qfd_setlist *l, const char *who, uint32_t id,
 		      uint32_t *off)
 {
-	size_t len = strlen(who) + 1;
 	char idwho[QFD_ID_NAME_LEN];
+	size_t len;
 	char *s;
 
-	qfd_setreq_id_name(id, idwho);
-	if (!strcmp(who, idwho)) {
+	if (who)
+		qfd_setreq_id_name(id, idwho);
+	if (!who || !strcmp(who, idwho)) {
 		*off = QFD_WHO_ID;
 		return 0;
 	}
+	len = strlen(who) + 1;
 	if (l->names_len + len > l->names_alloc) {
 		size_t na = l->names_alloc ? l->names_alloc * 2 : 1024;
 

@@ -24,15 +24,20 @@ static int parse_decimal(const char **s, unsigned __int128 *num,
 			 unsigned __int128 *den)
 {
 	const char *p = *s;
-	unsigned __int128 n = 0, d = 1;
+	unsigned __int128 n, d = 1;
+	uint64_t whole = 0;
 	int digits = 0, fdigits = 0;
 
-	while (isdigit((unsigned char)*p)) {
-		n = n * 10 + (unsigned)(*p++ - '0');
-		if (n > UINT64_MAX)
+	/* the whole part in 64 bits: a limit of apply or set is parsed so */
+	while (*p >= '0' && *p <= '9') {
+		unsigned int digit = (unsigned int)(*p++ - '0');
+
+		if (__builtin_mul_overflow(whole, 10, &whole) ||
+		    __builtin_add_overflow(whole, digit, &whole))
 			return -ERANGE;
 		digits++;
 	}
+	n = whole;
 	if (*p == '.') {
 		p++;
 		while (isdigit((unsigned char)*p)) {
@@ -58,7 +63,15 @@ static int scale(unsigned __int128 num, unsigned __int128 den,
 		 uint64_t mult, bool exact, uint64_t *out)
 {
 	unsigned __int128 v = num * mult;
+	uint64_t w;
 
+	/* a whole number, the most often given: no 128-bit division */
+	if (den == 1 && num <= UINT64_MAX) {
+		if (__builtin_mul_overflow((uint64_t)num, mult, &w))
+			return -ERANGE;
+		*out = w;
+		return 0;
+	}
 	/* num can reach 2^124 and mult 2^60: test the product for wrapping */
 	if (mult && v / mult != num)
 		return -ERANGE;
@@ -82,6 +95,17 @@ static uint64_t pow_u64(uint64_t base, int exp)
 
 static const char unit_letters[] = "KMGTPE";
 
+/* Which of unit_letters c is (0 for K), or -1: strchr() without a call. */
+static int unit_index(char c)
+{
+	int i;
+
+	for (i = 0; unit_letters[i]; i++)
+		if (unit_letters[i] == c)
+			return i;
+	return -1;
+}
+
 /* A size's suffix is read in any ASCII case: "GiB", "gib" and "GIB" alike. */
 static bool suffix_is(const char *p, const char *want)
 {
@@ -91,16 +115,16 @@ static bool suffix_is(const char *p, const char *want)
 int qfd_parse_size(const char *s, uint64_t *out)
 {
 	unsigned __int128 num, den;
-	const char *p = s, *u;
+	const char *p = s;
 	uint64_t mult = 1;
-	int rc;
+	int rc, u;
 
 	rc = parse_decimal(&p, &num, &den);
 	if (rc)
 		return rc;
 	if (*p) {
-		u = strchr(unit_letters, qfd_ascii_upper(*p));
-		if (!u || !*u) {
+		u = unit_index(qfd_ascii_upper(*p));
+		if (u < 0) {
 			if (suffix_is(p, "b"))
 				return scale(num, den, 1, false, out);
 			return -EINVAL;
@@ -108,9 +132,9 @@ int qfd_parse_size(const char *s, uint64_t *out)
 		p++;
 		/* K, KiB: binary; KB: decimal, as dd(1) and lsblk(8) read them */
 		if (!*p || suffix_is(p, "ib"))
-			mult = pow_u64(1024, (int)(u - unit_letters) + 1);
+			mult = pow_u64(1024, u + 1);
 		else if (suffix_is(p, "b"))
-			mult = pow_u64(1000, (int)(u - unit_letters) + 1);
+			mult = pow_u64(1000, u + 1);
 		else
 			return -EINVAL;
 	}

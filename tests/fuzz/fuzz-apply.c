@@ -3,8 +3,9 @@
  * libFuzzer target: 'qfd apply' documents (desired.c and jsonread.c, with
  * yajl and json-c, batch.c, ids.c and units.c), read as qfd reads them.
  * A document that parses must be what desired.h promises: every
- * filesystem has a path, every item an id and only the four limit bits,
- * and no limit asked for is 0 unless it is "no limit".
+ * filesystem has a path, every item an id and only the four limit bits
+ * and the two grace timers' (space-grace-ends, files-grace-ends), and no
+ * limit asked for is 0 unless it is "no limit".
  *
  * The reader (jsonread.c) is checked on its own too:
  *   - fed in pieces (split where the input's last byte says), it must
@@ -31,6 +32,7 @@
 
 #include "desired.h"
 #include "jsonread.h"
+#include "quota.h"
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 
@@ -123,7 +125,9 @@ static void add_item(struct outcome *out, const char *place,
 	if (it->n && it->v.kind != QFD_JR_OBJECT)
 		abort();
 	for (i = 0; i < it->n; i++) {
-		add(out, " %zu:%s=", strlen(it->f[i].key), it->f[i].key);
+		if (it->f[i].klen != strlen(it->f[i].key))
+			abort();
+		add(out, " %zu:%s=", it->f[i].klen, it->f[i].key);
 		add_val(out, &it->f[i].v);
 	}
 	add(out, "\n");
@@ -264,6 +268,7 @@ static void add_array(struct outcome *out, const char *place, json_object *a)
 				if (it.n == 64)
 					return;	/* too many to compare: enough */
 				f[it.n].key = key;
+				f[it.n].klen = strlen(key);
 				qfd_jr_val_of(val, &f[it.n++].v);
 			}
 		}
@@ -379,7 +384,8 @@ static void check_want(const struct qfd_want *w, bool override)
 				struct qfd_setreq r;
 
 				qfd_setlist_get(&wt->list, n, &r);
-				if (r.asked & ~0xfu ||
+				if (r.asked & ~(0xfu | QFD_SET_SPACE_TIMER |
+						QFD_SET_FILES_TIMER) ||
 				    !*qfd_setreq_who(&wt->list, &r))
 					abort();
 			}
