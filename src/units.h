@@ -29,6 +29,8 @@ int qfd_parse_percent(const char *s, uint64_t *out);
 
 /* Human forms: "0", "4K", "1.5M".  buf must hold QFD_FMT_LEN bytes. */
 #define QFD_FMT_LEN	32
+/* How many decimal digits v has. */
+size_t qfd_u64_digits(uint64_t v);
 /* v in decimal into buf (QFD_FMT_LEN bytes); returns its length. */
 size_t qfd_format_u64(uint64_t v, char *buf);
 char *qfd_format_size(uint64_t bytes, char *buf, size_t len);

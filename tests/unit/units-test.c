@@ -76,6 +76,37 @@ static void fmt_u64_is(uint64_t v, const char *want)
 		printf("# got '%s' (%zu)\n", buf, len);
 }
 
+/*
+ * The digit count (qfd_u64_digits) decides where qfd_format_u64 starts
+ * writing: every power of ten, its neighbours and 2^k - 1 (k from 21)
+ * against snprintf, as one result.
+ */
+static void fmt_u64_edges_is(void)
+{
+	char buf[QFD_FMT_LEN], want[QFD_FMT_LEN];
+	uint64_t v[3], p = 1;
+	int k, j, bad = 0;
+
+	for (k = 0; k < 64; k++) {
+		v[0] = p - 1;
+		v[1] = p;
+		v[2] = k < 20 ? p + 1 : UINT64_MAX >> (63 - k);
+		for (j = 0; j < 3; j++) {
+			size_t len = qfd_format_u64(v[j], buf);
+
+			snprintf(want, sizeof(want), "%" PRIu64, v[j]);
+			if (strcmp(buf, want) || len != strlen(want) ||
+			    qfd_u64_digits(v[j]) != strlen(want)) {
+				printf("# %s: got '%s' (%zu, digits %zu)\n", want, buf,
+				       len, qfd_u64_digits(v[j]));
+				bad++;
+			}
+		}
+		p = k < 19 ? p * 10 : UINT64_MAX;
+	}
+	ok(!bad, "format u64", "powers of ten and their neighbours");
+}
+
 static void fmt_dur_is(uint64_t v, const char *want)
 {
 	char buf[QFD_FMT_LEN];
@@ -171,6 +202,7 @@ int main(void)
 	fmt_u64_is(100, "100");
 	fmt_u64_is(1000000000000000000ULL, "1000000000000000000");
 	fmt_u64_is(UINT64_MAX, "18446744073709551615");
+	fmt_u64_edges_is();
 	fmt_size_is(0, "0");
 	fmt_size_is(512, "512B");
 	fmt_size_is(1024, "1K");
