@@ -16,6 +16,7 @@
 #include <string.h>
 
 #include "batch.h"
+#include "units.h"
 
 /* How a request's values are kept (written is the item's, not theirs). */
 static void pack(const struct qfd_setreq *r, struct qfd_setvals *v)
@@ -223,39 +224,11 @@ static int side_array(const struct qfd_setlist *l, uint32_t **a, uint32_t fill)
 	return 0;
 }
 
-/* The digits of n, 1 to 10. */
-static size_t digits(uint32_t n)
-{
-	size_t d = 1;
-
-	for (; n >= 10000; n /= 10000)
-		d += 4;
-	return d + (n >= 10) + (n >= 100) + (n >= 1000);
-}
-
-/*
- * Written from its last digit back, two digits at a time from a table:
- * a digit at a time with its reversal cost 130 instructions for a
- * six-digit id, and it is called three times an item by apply and set.
- */
+/* "#ID": qfd_format_u64() writes the digits in place, no scratch copy. */
 void qfd_setreq_id_name(uint32_t id, char *buf)
 {
-#define TENS(t)	t "0" t "1" t "2" t "3" t "4" t "5" t "6" t "7" t "8" \
-		t "9"
-	static const char pairs[] = TENS("0") TENS("1") TENS("2") TENS("3")
-		TENS("4") TENS("5") TENS("6") TENS("7") TENS("8") TENS("9");
-#undef TENS
-	size_t n = digits(id);
-	char *p = buf + 1 + n;
-
 	buf[0] = '#';
-	*p = '\0';
-	for (; id >= 10; id /= 100) {
-		p -= 2;
-		memcpy(p, pairs + 2 * (id % 100), 2);
-	}
-	if (p > buf + 1)
-		p[-1] = (char)('0' + id);
+	qfd_format_u64(id, buf + 1);
 }
 
 /*

@@ -31,7 +31,10 @@ int qfd_parse_percent(const char *s, uint64_t *out);
 #define QFD_FMT_LEN	32
 /* How many decimal digits v has. */
 size_t qfd_u64_digits(uint64_t v);
-/* v in decimal into buf (QFD_FMT_LEN bytes); returns its length. */
+/*
+ * v in decimal into buf, which holds its digits and a NUL (QFD_FMT_LEN
+ * bytes always do); returns its length.
+ */
 size_t qfd_format_u64(uint64_t v, char *buf);
 char *qfd_format_size(uint64_t bytes, char *buf, size_t len);
 char *qfd_format_count(uint64_t n, char *buf, size_t len);
