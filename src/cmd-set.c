@@ -608,6 +608,29 @@ static int plan_all(struct setcmd *s)
 }
 
 /*
+ * Whether each id can be planned right before it is written
+ * (qfd_setlist_plan_write()): every request decides its limits alone, and
+ * nothing is to be read first or shown instead of written (--like, grace
+ * periods and times, --dry-run).
+ */
+static bool self_contained(const struct setcmd *s)
+{
+	size_t n;
+
+	if (s->dry_run || s->like || s->grace_asked[0] || s->grace_asked[1] ||
+	    s->timer_mode != TIMER_NONE)
+		return false;
+	for (n = 0; n < s->list.n; n++) {
+		struct qfd_setreq r;
+
+		qfd_setlist_get(&s->list, n, &r);
+		if (!qfd_setreq_self_contained(&s->plan, &r))
+			return false;
+	}
+	return true;
+}
+
+/*
  * What was written, once it all holds: no line may claim a change that
  * was then put back.  Then a signal that came meanwhile.
  */
@@ -637,6 +660,21 @@ static int print_done(struct setcmd *s)
 	return 0;
 }
 
+/* Each id planned and written in turn, all or nothing all the same. */
+static int plan_write_all(struct setcmd *s)
+{
+	struct qfd_setwrite w;
+	int rc;
+
+	qfd_sigdefer_begin();
+	if (qfd_setlist_plan_write(&s->plan, &s->list, &w)) {
+		rc = roll_back(s, &w, false);
+		qfd_sigdefer_end();
+		return rc;
+	}
+	return print_done(s);
+}
+
 static int set_run(struct setcmd *s)
 {
 	int rc;
@@ -655,6 +693,8 @@ static int set_run(struct setcmd *s)
 		if (rc)
 			return rc;
 	}
+	if (self_contained(s))
+		return plan_write_all(s);
 	rc = plan_all(s);
 	if (rc)
 		return rc;

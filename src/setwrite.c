@@ -100,10 +100,42 @@ static void req_where(const struct qfd_setplan *p, const struct qfd_setreq *r,
 		 qfd_setreq_who(p->l, r));
 }
 
+/* Limit i of r as the filesystem will keep it: space rounded up to unit. */
+static uint64_t kept_limit(const struct qfd_setplan *p, const struct qfd_setreq *r,
+			   int i)
+{
+	uint64_t v = r->lim[i], unit = p->unit;
+
+	if (i <= QFD_LIM_SPACE_HARD && v % unit && v <= UINT64_MAX - unit)
+		v += unit - v % unit;
+	return v;
+}
+
+static bool soft_over_hard(const uint64_t *lim)
+{
+	return (lim[QFD_LIM_SPACE_HARD] && lim[QFD_LIM_SPACE_SOFT] > lim[QFD_LIM_SPACE_HARD]) ||
+	       (lim[QFD_LIM_FILES_HARD] && lim[QFD_LIM_FILES_SOFT] > lim[QFD_LIM_FILES_HARD]);
+}
+
+bool qfd_setreq_self_contained(const struct qfd_setplan *p,
+			       const struct qfd_setreq *r)
+{
+	uint64_t lim[QFD_NLIMITS];
+	int i;
+
+	if (p->raise_only || r->up || r->down)
+		return false;
+	for (i = 0; i < QFD_NLIMITS; i++) {
+		if (!(r->asked & (1u << i)))
+			return false;
+		lim[i] = kept_limit(p, r, i);
+	}
+	return !soft_over_hard(lim);
+}
+
 int qfd_setreq_plan(const struct qfd_setplan *p, struct qfd_setreq *r,
 		    uint64_t *final, struct qfd_dq *dq)
 {
-	uint64_t unit = p->unit;
 	char where[512];
 	int i, rc;
 
@@ -125,9 +157,8 @@ int qfd_setreq_plan(const struct qfd_setplan *p, struct qfd_setreq *r,
 			if (qfd_setreq_resolve(p->l, r, i, where))
 				return 1;
 		}
-		if (asked && i <= QFD_LIM_SPACE_HARD && r->lim[i] % unit &&
-		    r->lim[i] <= UINT64_MAX - unit)
-			r->lim[i] += unit - r->lim[i] % unit;
+		if (asked)
+			r->lim[i] = kept_limit(p, r, i);
 		if (asked && p->raise_only && qfd_lim_lowers(r->old[i], r->lim[i]))
 			asked = false;
 		final[i] = asked ? r->lim[i] : r->old[i];
@@ -135,8 +166,7 @@ int qfd_setreq_plan(const struct qfd_setplan *p, struct qfd_setreq *r,
 			r->mask |= 1u << i;
 	}
 	/* XFS silently ignores such a pair: refuse it for everyone */
-	if ((final[QFD_LIM_SPACE_HARD] && final[QFD_LIM_SPACE_SOFT] > final[QFD_LIM_SPACE_HARD]) ||
-	    (final[QFD_LIM_FILES_HARD] && final[QFD_LIM_FILES_SOFT] > final[QFD_LIM_FILES_HARD])) {
+	if (soft_over_hard(final)) {
 		req_where(p, r, where, sizeof(where));
 		qfd_setreq_warn(p->l, r, "%s: a soft limit would exceed its hard limit",
 				where);
@@ -207,6 +237,69 @@ int qfd_setlist_write(struct qfd_fs *fs, int type, struct qfd_setlist *l,
 }
 
 /*
+ * One request of qfd_setlist_plan_write(): planned (its entry read) and,
+ * when something differs, written.  Returns 0, or the error that stops
+ * the run, with w saying which request and whether reading or writing.
+ */
+static int plan_write_one(const struct qfd_setplan *p, struct qfd_setlist *l,
+			  size_t n, struct qfd_setwrite *w)
+{
+	uint64_t final[QFD_NLIMITS];
+	struct qfd_setreq r;
+	struct qfd_dq dq;
+	int rc;
+
+	qfd_setlist_get(l, n, &r);
+	rc = qfd_setreq_plan(p, &r, final, &dq);
+	if (rc > 0)	/* not for a self-contained list; reported */
+		rc = -EINVAL;
+	if (!rc && qfd_setlist_put(l, n, &r))
+		rc = -ENOMEM;
+	if (rc) {
+		w->failed_r = r;
+		w->failed = &w->failed_r;
+		w->failed_n = n;
+		w->err = rc;
+		w->read = rc != -ENOMEM;
+		return rc;
+	}
+	qfd_setlist_set_written(l, n, false);
+	if (!r.mask)
+		return 0;
+	req_dq(&r, false, &dq);
+	rc = qfd_quota_set(p->fs, p->type, r.id, r.mask, &dq);
+	if (rc) {
+		refused(p->fs, p->type, &r, n, rc, w);
+		return rc;
+	}
+	qfd_setlist_set_written(l, n, true);
+	w->nwritten++;
+	return 0;
+}
+
+int qfd_setlist_plan_write(const struct qfd_setplan *p, struct qfd_setlist *l,
+			   struct qfd_setwrite *w)
+{
+	size_t n;
+
+	memset(w, 0, sizeof(*w));
+	/* how many will change is known only at the end: say of how many */
+	w->nmasked = l->n;
+	for (n = 0; n < l->n; n++) {
+		w->sig = qfd_sigdefer_pending();
+		if (w->sig || plan_write_one(p, l, n, w))
+			break;
+	}
+	/* a signal during the last write still stops the whole run */
+	if (!w->failed && !w->sig)
+		w->sig = qfd_sigdefer_pending();
+	if (!w->failed && !w->sig)
+		return 0;
+	qfd_setlist_put_back(p->fs, p->type, l, w);
+	return -1;
+}
+
+/*
  * Not root, or a read-only filesystem: a refusal that holds for every id,
  * so that when it comes at the first write the kernel's line says it all.
  */
@@ -243,12 +336,13 @@ void qfd_setwrite_msg(char *buf, size_t len, const struct qfd_fs *fs,
 	const char *what;
 	int off;
 
-	if (w->failed && !w->nwritten && qfd_err_refuses_all(w->err)) {
+	if (w->failed && !w->nwritten && (w->read || qfd_err_refuses_all(w->err))) {
 		qfd_kerr_fmt(buf, len, fs, type, w->err, "set limits for");
 		return;
 	}
 	if (w->failed) {
-		qfd_kerr_fmt(err, sizeof(err), fs, type, w->err, "set limits for");
+		qfd_kerr_fmt(err, sizeof(err), fs, type, w->err,
+			     w->read ? "read" : "set limits for");
 		if (w->failed->line)
 			snprintf(head, sizeof(head), "%s:%u: %s (%s %s, id %u)", l->file,
 				 w->failed->line, err, t, qfd_setreq_who(l, w->failed),
