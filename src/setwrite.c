@@ -123,7 +123,8 @@ bool qfd_setreq_self_contained(const struct qfd_setplan *p,
 	uint64_t lim[QFD_NLIMITS];
 	int i;
 
-	if (p->raise_only || r->up || r->down)
+	/* a grace time is set only over a soft limit: it needs the usage */
+	if (p->raise_only || r->up || r->down || r->asked >> QFD_NLIMITS)
 		return false;
 	for (i = 0; i < QFD_NLIMITS; i++) {
 		if (!(r->asked & (1u << i)))

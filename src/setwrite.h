@@ -41,7 +41,8 @@ int qfd_setreq_plan(const struct qfd_setplan *p, struct qfd_setreq *r,
 /*
  * Whether r's plan can fail only in the kernel: all four limits given,
  * none relative, each soft limit within its hard one as the filesystem
- * will keep them, and no --raise-only (which keeps some old limits).
+ * will keep them, no grace time, and no --raise-only (which keeps some
+ * old limits).
  */
 bool qfd_setreq_self_contained(const struct qfd_setplan *p,
 			       const struct qfd_setreq *r);
