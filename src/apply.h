@@ -24,6 +24,12 @@ struct typeplan {
 	/* the write phase: what holds its new value now */
 	bool grace_written, enforce_written;
 	struct qfd_setwrite w;	/* the limits, as setwrite.h left them */
+	/*
+	 * The limits are planned one id at a time right before each write
+	 * (qfd_setlist_plan_write()), with plan, instead of all before.
+	 */
+	bool deferred;
+	struct qfd_setplan plan;
 };
 
 /* One project directory of the document, as the plan found it. */

@@ -46,6 +46,9 @@ static size_t step_changes(const struct applywrite *aw, size_t i, int t,
 	case QFD_STEP_ENFORCE:
 		return tp->enforce;
 	}
+	/* planned as they are written: as many as there are, at most */
+	if (tp->deferred)
+		return l->n;
 	for (n = 0; n < l->n; n++)
 		c += qfd_setlist_mask(l, n) != 0;
 	return c;
@@ -122,7 +125,11 @@ static int write_step(struct applywrite *aw, size_t i, int t, int step)
 		rc = write_grace(fp, t, wt);
 		break;
 	case QFD_STEP_LIMITS:
-		if (!qfd_setlist_write(&fp->fs, t, &wt->list, &tp->w)) {
+		if (tp->deferred)
+			rc = qfd_setlist_plan_write(&tp->plan, &wt->list, &tp->w);
+		else
+			rc = qfd_setlist_write(&fp->fs, t, &wt->list, &tp->w);
+		if (!rc) {
 			aw->st->nwritten += tp->w.nwritten;
 			return 0;
 		}
@@ -300,7 +307,8 @@ static void stop_head(char *buf, size_t len, const struct qfd_want *want,
 		return;
 	}
 	if (st->step == QFD_STEP_LIMITS && !global) {
-		qfd_kerr_fmt(err, sizeof(err), fs, st->type, tp->w.err, "set limits for");
+		qfd_kerr_fmt(err, sizeof(err), fs, st->type, tp->w.err,
+			     tp->w.read ? "read" : "set limits for");
 		snprintf(buf, len, "%s (%s %s, id %u)", err, qfd_type_name(st->type),
 			 qfd_setreq_who(l, tp->w.failed), tp->w.failed->id);
 		return;

@@ -152,6 +152,29 @@ static int plan_limits(const struct qfd_setplan *p, struct qfd_setlist *l,
 	return qfd_setlist_put(l, n, &r) ? -ENOMEM : 0;
 }
 
+/*
+ * Whether a type's limits can wait to be planned until each is written:
+ * only writing, and reporting no old values (--diff and -J show them for
+ * every item, even one the run never reached), and every item decides
+ * its limits alone (qfd_setreq_self_contained()).
+ */
+static bool deferrable(const struct applycmd *a, const struct qfd_setplan *p,
+		       const struct qfd_setlist *l)
+{
+	size_t n;
+
+	if (a->check || a->diff || a->json)
+		return false;
+	for (n = 0; n < l->n; n++) {
+		struct qfd_setreq r;
+
+		qfd_setlist_get(l, n, &r);
+		if (!qfd_setreq_self_contained(p, &r))
+			return false;
+	}
+	return true;
+}
+
 /* Enforcement and grace periods of one type; limits need accounting. */
 static int plan_type(struct applycmd *a, struct fsplan *fp, int type,
 		     struct qfd_want_type *wt, size_t *nbad)
@@ -175,7 +198,9 @@ static int plan_type(struct applycmd *a, struct fsplan *fp, int type,
 		       !tp->st.accounting);
 	tp->grace[0] = wt->grace_asked[0] && wt->grace[0] != tp->st.space_grace;
 	tp->grace[1] = wt->grace_asked[1] && wt->grace[1] != tp->st.files_grace;
-	for (n = 0; n < wt->list.n; n++) {
+	tp->plan = p;
+	tp->deferred = deferrable(a, &p, &wt->list);
+	for (n = 0; !tp->deferred && n < wt->list.n; n++) {
 		rc = plan_limits(&p, &wt->list, n);
 		if (rc < 0) {
 			qfd_kerr(&fp->fs, type, rc, "read");

@@ -201,6 +201,55 @@ state_of() {
 	[ "$(state_of "$x" -g)" = "$xstate" ]
 }
 
+# Items that give all four limits outright need nothing from the kernel
+# to be checked: without --check, --diff or -J each is read right before
+# it is written, as set --batch does (bench/README), and a refusal still
+# puts back the ones written before it.  The order of the calls shows it.
+@test "apply: items of four limits are each read right before their write; a refusal puts back the ones before it" {
+	local e=$QFD_SCRATCH/e calls
+	"$QFD" set -q "$e" qfdu1 qfdu2 qfdu3 "$QFD_WEIRD_USER" --bsoft 0 --bhard 0 --isoft 0 --ihard 0
+	"$QFD" set -q "$e" qfdu2 --isoft 7 --ihard 9
+	whole_items() {	# THIRD-SPACE
+		cat <<-EOT
+		{ "filesystems": [ { "path": "$e", "user": { "limits": [
+		  { "who": "qfdu1", "space-soft": "1M", "space-hard": "2M", "files-soft": 10, "files-hard": 20 },
+		  { "who": "qfdu2", "space-soft": "3M", "space-hard": "4M", "files-soft": 30, "files-hard": 40 },
+		  { "who": "qfdu3", "space-soft": "$1", "space-hard": "$1", "files-soft": 1, "files-hard": 1 },
+		  { "who": "$QFD_WEIRD_USER", "space-soft": "5M", "space-hard": "6M", "files-soft": 50, "files-hard": 60 } ] } } ] }
+		EOT
+	}
+	whole_items 8E >"$D/whole.json"
+	run --separate-stderr "$QFD" --debug apply "$D/whole.json"
+	[ "$status" -eq 1 ] || { echo "status $status: $output / $stderr"; false; }
+	calls=$(sed -nE 's/^qfd: debug: quotactl_fd\(.*, (Q_GETQUOTA|Q_XSETQLIM), user, ([0-9]+)\) = .*$/\1 \2/p' <<<"$stderr" |
+		tr '\n' ' ')
+	[[ $calls == "Q_GETQUOTA 2001 Q_XSETQLIM 2001 Q_GETQUOTA 2002 Q_XSETQLIM 2002 Q_GETQUOTA 2003 Q_XSETQLIM 2003 Q_XSETQLIM 2003 Q_XSETQLIM 2002 Q_XSETQLIM 2001 " ]] ||
+		{ echo "calls: $calls"; false; }
+	grep -v '^qfd: debug: ' <<<"$stderr" >"$D/whole.msg" || true
+	[ "$(cat "$D/whole.msg")" = "qfd: $e: cannot set limits for user quotas: Numerical result out of range (user qfdu3, id 2003); the 2 changes written before it were put back: nothing was changed" ] ||
+		{ cat "$D/whole.msg"; false; }
+	[[ $output != *"changed "* ]] || { echo "$output"; false; }
+	[ "$(qfd_limits "$e" -u qfdu1)" = "0 0 0 0" ]
+	[ "$(qfd_limits "$e" -u qfdu2)" = "0 0 7 9" ]
+	[ "$(qfd_limits "$e" -u qfdu3)" = "0 0 0 0" ]
+	[ "$(qfd_limits "$e" -u "$QFD_WEIRD_USER")" = "0 0 0 0" ]
+
+	# without the refusal: every item written, each read right before
+	whole_items 8M >"$D/whole.json"
+	run --separate-stderr "$QFD" --debug apply "$D/whole.json"
+	[ "$status" -eq 0 ] || { echo "status $status: $output / $stderr"; false; }
+	calls=$(sed -nE 's/^qfd: debug: quotactl_fd\(.*, (Q_GETQUOTA|Q_XSETQLIM), user, ([0-9]+)\) = .*$/\1 \2/p' <<<"$stderr" |
+		tr '\n' ' ')
+	[[ $calls == "Q_GETQUOTA 2001 Q_XSETQLIM 2001 Q_GETQUOTA 2002 Q_XSETQLIM 2002 Q_GETQUOTA 2003 Q_XSETQLIM 2003 Q_GETQUOTA 2004 Q_XSETQLIM 2004 " ]] ||
+		{ echo "calls: $calls"; false; }
+	[[ $output == *"$e: 4 changed, 0 unchanged"* ]] || { echo "$output"; false; }
+	[ "$(qfd_limits "$e" -u qfdu3)" = "8388608 8388608 1 1" ]
+	# a re-run reads each and writes nothing
+	run "$QFD" apply -q --exit-changed "$D/whole.json"
+	[ "$status" -eq 0 ]
+	"$QFD" set -q "$e" qfdu1 qfdu2 qfdu3 "$QFD_WEIRD_USER" --bsoft 0 --bhard 0 --isoft 0 --ihard 0
+}
+
 @test "apply: SIGTERM during a 20,000-id document puts every id back and dies of it (or, too late, keeps them all)" {
 	local x=$QFD_SCRATCH/x f=$D/long.json err=$D/long.err pid status
 	{
