@@ -91,6 +91,14 @@ qfd_q() {
 qfd_usage() { qfd_q "$1" "$2" "$3" space files; }
 qfd_limits() { qfd_q "$1" "$2" "$3" space-soft space-hard files-soft files-hard; }
 
+# quota_calls TEXT: the user-quota reads and limit writes (Q_GETQUOTA,
+# Q_XSETQLIM) in qfd --debug's lines of TEXT, as "CMD ID " in order, on
+# one line: what order qfd issued them in.
+quota_calls() {
+	sed -nE 's/^qfd: debug: quotactl_fd\(.*, (Q_GETQUOTA|Q_XSETQLIM), user, ([0-9]+)\) = .*$/\1 \2/p' <<<"$1" |
+		tr '\n' ' '
+}
+
 # qfd_report_q MNT FLAG ID FIELD...: like qfd_q, but from 'qfd report -J'.
 qfd_report_q() {
 	local mnt=$1 flag=$2 id=$3 json

@@ -221,8 +221,7 @@ state_of() {
 	whole_items 8E >"$D/whole.json"
 	run --separate-stderr "$QFD" --debug apply "$D/whole.json"
 	[ "$status" -eq 1 ] || { echo "status $status: $output / $stderr"; false; }
-	calls=$(sed -nE 's/^qfd: debug: quotactl_fd\(.*, (Q_GETQUOTA|Q_XSETQLIM), user, ([0-9]+)\) = .*$/\1 \2/p' <<<"$stderr" |
-		tr '\n' ' ')
+	calls=$(quota_calls "$stderr")
 	[[ $calls == "Q_GETQUOTA 2001 Q_XSETQLIM 2001 Q_GETQUOTA 2002 Q_XSETQLIM 2002 Q_GETQUOTA 2003 Q_XSETQLIM 2003 Q_XSETQLIM 2003 Q_XSETQLIM 2002 Q_XSETQLIM 2001 " ]] ||
 		{ echo "calls: $calls"; false; }
 	grep -v '^qfd: debug: ' <<<"$stderr" >"$D/whole.msg" || true
@@ -238,8 +237,7 @@ state_of() {
 	whole_items 8M >"$D/whole.json"
 	run --separate-stderr "$QFD" --debug apply "$D/whole.json"
 	[ "$status" -eq 0 ] || { echo "status $status: $output / $stderr"; false; }
-	calls=$(sed -nE 's/^qfd: debug: quotactl_fd\(.*, (Q_GETQUOTA|Q_XSETQLIM), user, ([0-9]+)\) = .*$/\1 \2/p' <<<"$stderr" |
-		tr '\n' ' ')
+	calls=$(quota_calls "$stderr")
 	[[ $calls == "Q_GETQUOTA 2001 Q_XSETQLIM 2001 Q_GETQUOTA 2002 Q_XSETQLIM 2002 Q_GETQUOTA 2003 Q_XSETQLIM 2003 Q_GETQUOTA 2004 Q_XSETQLIM 2004 " ]] ||
 		{ echo "calls: $calls"; false; }
 	[[ $output == *"$e: 4 changed, 0 unchanged"* ]] || { echo "$output"; false; }

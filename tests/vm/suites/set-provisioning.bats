@@ -337,8 +337,7 @@ space_grace() {
 	run --separate-stderr "$QFD" --debug set --batch "$f" "$m"
 	[ "$status" -eq 1 ] || { echo "status $status: $output $stderr"; false; }
 	[ -z "$output" ] || { echo "stdout: $output"; false; }
-	calls=$(sed -nE 's/^qfd: debug: quotactl_fd\(.*, (Q_[A-Z]+), user, ([0-9]+)\) = .*$/\1 \2/p' <<<"$stderr" |
-		tr '\n' ' ')
+	calls=$(quota_calls "$stderr")
 	[[ $calls == "Q_GETQUOTA 2001 Q_XSETQLIM 2001 Q_GETQUOTA 2002 Q_XSETQLIM 2002 Q_GETQUOTA 2003 Q_XSETQLIM 2003 Q_XSETQLIM 2003 Q_XSETQLIM 2002 Q_XSETQLIM 2001 " ]] ||
 		{ echo "calls: $calls"; false; }
 	grep -v '^qfd: debug: ' <<<"$stderr" >"$f.msg" || true
@@ -355,8 +354,7 @@ space_grace() {
 		"$QFD_WEIRD_USER 5M 6M 50 60" >"$f"
 	run --separate-stderr "$QFD" --debug set -q --batch "$f" "$m"
 	[ "$status" -eq 0 ] || { echo "status $status: $stderr"; false; }
-	calls=$(sed -nE 's/^qfd: debug: quotactl_fd\(.*, (Q_[A-Z]+), user, ([0-9]+)\) = .*$/\1 \2/p' <<<"$stderr" |
-		tr '\n' ' ')
+	calls=$(quota_calls "$stderr")
 	[[ $calls == "Q_GETQUOTA 2001 Q_XSETQLIM 2001 Q_GETQUOTA 2002 Q_XSETQLIM 2002 Q_GETQUOTA 2003 Q_XSETQLIM 2003 Q_GETQUOTA 2004 Q_XSETQLIM 2004 " ]] ||
 		{ echo "calls: $calls"; false; }
 	[ "$(qfd_limits "$m" -u qfdu3)" = "8388608 8388608 1 1" ]
