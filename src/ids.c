@@ -88,6 +88,9 @@ struct cache {
 /* Where glibc reads which sources answer for passwd and group. */
 #define NSSWITCH_FILE	"/etc/nsswitch.conf"
 
+/* Fewer entries than this are sorted by qsort(): a radix pass costs 256. */
+#define RADIX_MIN	256
+
 static struct table tables[QFD_NTYPES];
 static struct cache caches[QFD_NTYPES];
 
@@ -374,6 +377,49 @@ static bool lists_all(int type)
 	return known[type];
 }
 
+/*
+ * byid by id, and among equal ids in database order (entries are added in
+ * that order, and a radix sort keeps it).  With 100,000 users, qsort()
+ * with cmp_id was a fifth of what reading the names cost after nss's own
+ * enumeration (callgrind: 44 of 208 million instructions); this is one
+ * counting pass per byte of the ids that is not the same in all of them.
+ */
+static void sort_by_id(struct table *t)
+{
+	struct entry *src = t->byid, *dst, *spare, *sorted;
+	size_t count[256], i;
+	unsigned int shift;
+
+	if (t->n < RADIX_MIN || !(spare = malloc(t->n * sizeof(*spare)))) {
+		qsort(t->byid, t->n, sizeof(*t->byid), cmp_id);
+		return;
+	}
+	dst = spare;
+	for (shift = 0; shift < 32; shift += 8) {
+		size_t sum = 0;
+
+		memset(count, 0, sizeof(count));
+		for (i = 0; i < t->n; i++)
+			count[(src[i].id >> shift) & 0xff]++;
+		if (count[(src[0].id >> shift) & 0xff] == t->n)
+			continue;
+		for (i = 0; i < 256; i++) {
+			size_t c = count[i];
+
+			count[i] = sum;
+			sum += c;
+		}
+		for (i = 0; i < t->n; i++)
+			dst[count[(src[i].id >> shift) & 0xff]++] = src[i];
+		sorted = dst;
+		dst = src;
+		src = sorted;
+	}
+	/* src holds the sorted entries; the other array goes */
+	free(src == spare ? t->byid : spare);
+	t->byid = src;
+}
+
 static struct table *load(int type)
 {
 	struct table *t = &tables[type];
@@ -391,7 +437,7 @@ static struct table *load(int type)
 
 		if (v)
 			t->byid = v;
-		qsort(t->byid, t->n, sizeof(*t->byid), cmp_id);
+		sort_by_id(t);
 	}
 	return t;
 }
