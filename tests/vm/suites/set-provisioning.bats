@@ -362,6 +362,47 @@ space_grace() {
 	zero "$m" qfdu1 qfdu2 qfdu3 "$QFD_WEIRD_USER"
 }
 
+# fill MNT: no free block left for anyone, root included (ext4 made with
+# -m 0, so root has no reserve either).
+fill() {
+	dd if=/dev/zero of="$1/fill" bs=1M 2>/dev/null || true
+	local i
+	for ((i = 0; i < 256; i++)); do
+		head -c 4096 /dev/zero >"$1/fill.$i" 2>/dev/null || break
+	done
+}
+
+# A full volume refuses to add entries to the quota file part way through
+# a batch of new ids: ext4 already when a new id is read (dqget() creates
+# its entry, ext4_acquire_dquot() fails: a read that fails after writes,
+# which only the one-pass order can meet), XFS at the write.  Either way
+# every id written before it is put back (existing entries are rewritten
+# in place, which needs no new block), and the volume's limits are as they
+# were.
+@test "a full volume part way through a batch: every id written is put back, one line, exit 1" {
+	local fs m f=$QFD_SCRATCH/batch/full.txt got
+	seq 300000 329999 | awk '{ print "#" $1, "1M 2M 10 20" }' >"$f"
+	fs_ext4 full-e -s 32 -- -m 0 >/dev/null
+	fs_xfs full-x >/dev/null
+	for fs in full-e full-x; do
+		m=$QFD_SCRATCH/$fs
+		"$QFD" set -q "$m" '#300000' '#300001' --bsoft 5M --bhard 6M --isoft 50 --ihard 60
+		fill "$m"
+		run --separate-stderr "$QFD" set --batch "$f" "$m"
+		echo "# $fs: ${stderr:0:200}" >&3
+		[ "$status" -eq 1 ] || { echo "$fs: status $status: $stderr"; false; }
+		[ -z "$output" ] || { echo "stdout: $output"; false; }
+		[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$stderr"; false; }
+		[[ $stderr =~ ^"qfd: $f:"[0-9]+": $m: cannot "(read user quotas|set limits for user quotas)": No space left on device (user #"[0-9]+", id "[0-9]+"); the "[0-9]+" ids written before it were put back: nothing was changed"$ ]] ||
+			{ echo "$stderr"; false; }
+		got=$("$QFD" report -u -N -b --csv -o ID,SPACE-SOFT,SPACE-HARD,FILES-SOFT,FILES-HARD "$m" |
+			awk -F, '$1 >= 300000 && $2 + $3 + $4 + $5 > 0 { print $1, $2, $3, $4, $5 }')
+		[ "$got" = "$(printf '%s\n' '300000 5242880 6291456 50 60' '300001 5242880 6291456 50 60')" ] ||
+			{ echo "$fs: limits after: $got"; false; }
+		fs_umount "$fs"
+	done
+}
+
 # range_limits MNT: "ID SOFT HARD FILES-SOFT FILES-HARD" of every id from
 # 100000 on that has a limit
 range_limits() {
