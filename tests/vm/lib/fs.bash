@@ -351,6 +351,17 @@ fs_remount() {
 fs_remount_ro() { mount -o remount,ro -- "$QFD_SCRATCH/$1"; }
 fs_remount_rw() { mount -o remount,rw -- "$QFD_SCRATCH/$1"; }
 
+# fs_fill MNT: no free block left on MNT for anyone, root included where
+# the filesystem keeps no reserve for root (mkfs.ext4 -m 0): one file of
+# zeros as large as will go, then small files into what is left.
+fs_fill() {
+	local i
+	dd if=/dev/zero of="$1/fill" bs=1M 2>/dev/null || true
+	for ((i = 0; i < 256; i++)); do
+		head -c 4096 /dev/zero >"$1/fill.$i" 2>/dev/null || break
+	done
+}
+
 # fs_dev NAME: the block device (loop) or UBI volume behind NAME; the
 # classic tools (repquota, xfs_quota) want it.
 fs_dev() {

@@ -279,6 +279,37 @@ state_of() {
 	awk '{ print "#" $1, "0 0 0 0" }' <(seq 100000 119999) | "$QFD" set -q --batch - "$x"
 }
 
+# A full volume: ext4 refuses to read a new id once its quota file cannot
+# grow (set-provisioning.bats has the same for set --batch).  Here the
+# refusal comes on the document's second filesystem, so the put-back
+# reaches back to the first.
+@test "apply: a full ext4 part way through its 30,000 ids puts back every change, on the filesystem before it too; one line, exit 1" {
+	local e=$QFD_SCRATCH/e full=$QFD_SCRATCH/full-e f=$D/full.json got
+	fs_ext4 full-e -s 32 -- -m 0 >/dev/null
+	"$QFD" set -q "$e" qfdu1 --bsoft 0 --bhard 0 --isoft 0 --ihard 0
+	"$QFD" set -q "$full" '#300000' --bsoft 5M --bhard 6M --isoft 50 --ihard 60
+	{
+		printf '{ "filesystems": [ { "path": "%s", "user": { "limits": [\n' "$e"
+		printf '{ "who": "qfdu1", "space-soft": "1M", "space-hard": "2M", "files-soft": 10, "files-hard": 20 } ] } },\n'
+		printf '{ "path": "%s", "user": { "limits": [\n' "$full"
+		seq 300000 329999 | awk '{ printf "%s{ \"who\": %s, \"space-soft\": \"1M\", \"space-hard\": \"2M\", \"files-soft\": 10, \"files-hard\": 20 }\n", (NR > 1 ? "," : ""), $1 }'
+		printf '] } } ] }\n'
+	} >"$f"
+	fs_fill "$full"
+	run --separate-stderr "$QFD" apply "$f"
+	echo "# ${stderr:0:200}" >&3
+	[ "$status" -eq 1 ] || { echo "status $status: $stderr"; false; }
+	[[ $output != *"changed "* ]] || { echo "$output"; false; }
+	[ "${#stderr_lines[@]}" -eq 1 ] || { echo "$stderr"; false; }
+	[[ $stderr =~ ^"qfd: $full: cannot "(read user quotas|set limits for user quotas)": No space left on device (user #"[0-9]+", id "[0-9]+"); the "[0-9]+" changes written before it were put back: nothing was changed"$ ]] ||
+		{ echo "$stderr"; false; }
+	[ "$(qfd_limits "$e" -u qfdu1)" = "0 0 0 0" ]
+	got=$("$QFD" report -u -N -b --csv -o ID,SPACE-SOFT,SPACE-HARD,FILES-SOFT,FILES-HARD "$full" |
+		awk -F, '$1 >= 300000 && $2 + $3 + $4 + $5 > 0 { print $1, $2, $3, $4, $5 }')
+	[ "$got" = "300000 5242880 6291456 50 60" ] || { echo "limits after: $got"; false; }
+	fs_umount full-e
+}
+
 # ends MNT ID: the "space-grace-ends" qfd dump writes for user ID (or "null")
 ends() {
 	"$QFD" dump -u "$1" | jq ".filesystems[0].user.limits[] | select(.who == $2) | .\"space-grace-ends\""

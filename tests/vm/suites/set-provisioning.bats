@@ -362,16 +362,6 @@ space_grace() {
 	zero "$m" qfdu1 qfdu2 qfdu3 "$QFD_WEIRD_USER"
 }
 
-# fill MNT: no free block left for anyone, root included (ext4 made with
-# -m 0, so root has no reserve either).
-fill() {
-	dd if=/dev/zero of="$1/fill" bs=1M 2>/dev/null || true
-	local i
-	for ((i = 0; i < 256; i++)); do
-		head -c 4096 /dev/zero >"$1/fill.$i" 2>/dev/null || break
-	done
-}
-
 # A full volume refuses to add entries to the quota file part way through
 # a batch of new ids: ext4 already when a new id is read (dqget() creates
 # its entry, ext4_acquire_dquot() fails: a read that fails after writes,
@@ -387,7 +377,7 @@ fill() {
 	for fs in full-e full-x; do
 		m=$QFD_SCRATCH/$fs
 		"$QFD" set -q "$m" '#300000' '#300001' --bsoft 5M --bhard 6M --isoft 50 --ihard 60
-		fill "$m"
+		fs_fill "$m"
 		run --separate-stderr "$QFD" set --batch "$f" "$m"
 		echo "# $fs: ${stderr:0:200}" >&3
 		[ "$status" -eq 1 ] || { echo "$fs: status $status: $stderr"; false; }
