@@ -31,12 +31,16 @@
 #      First a check round (rows printed; with strace, for the first case
 #      of each tool and filesystem, the number of quotactl calls), then
 #      REPS timed rounds, output to /dev/null, wall seconds and peak RSS
-#      from /usr/bin/time.  Rounds run every case once, in turn, so that
-#      the load of a shared machine falls on all cases alike;
+#      from /usr/bin/time.  Rounds run every case once, in turn (each
+#      round starting one case later), so that the load of a shared
+#      machine falls on all cases alike;
 #   3. phase 2, after appending N users (one per id) to the guest's
 #      /etc/passwd (an overlay: the host's file is not touched): qfd's
 #      table, -J, --csv and --prometheus with names and the table with -N,
-#      to show what resolving 100,000 names costs, and the peers with
+#      to show what resolving 100,000 names costs, the floor with names
+#      (bench/floor.c ... names: the loop after reading passwd whole
+#      through nss, the least any report that names every id pays; its
+#      t/floor is nss's share), and the peers with
 #      names, the old and the newest: repquota once each (it takes
 #      minutes), xfs_quota for QFD_BENCH_SLOW seconds each;
 #   4. a table: median seconds, peak RSS (the largest of the REPS runs),
@@ -52,9 +56,10 @@
 #   QFD_BENCH_FIRST_ID=200000  first id (ids are consecutive)
 #   QFD_BENCH_QFD=src/qfd      the qfd binary
 #   QFD_BENCH_BASE=            another qfd binary (an older build) whose
-#                              phase-1 cases run in the same rounds, as
-#                              tool "qfd-base": before and after under the
-#                              same load
+#                              phase-1 cases (and in phase 2 the table and
+#                              --csv with names) run in the same rounds,
+#                              as tool "qfd-base": before and after under
+#                              the same load
 #   QFD_BENCH_SLOW=20          seconds given to xfs_quota with names (see
 #                              below), after which the rate is extrapolated
 #   QFD_BENCH_TIMEOUT=3600     VM timeout, seconds (host side only)
@@ -278,13 +283,20 @@ timed() {
 # phase CHECK: run the cases added since the last phase: a check round if
 # CHECK is 1, then REPS timed rounds; then their medians.
 phase() {
-	local k r
+	local k r i n=${#PHASE[@]}
 	if (($1)); then
 		for k in "${PHASE[@]}"; do check "$k"; done
 	fi
+	# Each round starts one case later, so that no case always runs
+	# right after the same one: in a run of 2026-12-07 the XFS floor,
+	# first after the ext4 cases in every round, took 0.92 s against
+	# qfd -N -r's 0.83 (0.58 and 0.74 in rotated rounds of
+	# bench/names.sh; the cause was not found).
 	for ((r = 1; r <= REPS; r++)); do
 		note "round $r of $REPS"
-		for k in "${PHASE[@]}"; do timed "$k"; done
+		for ((i = 0; i < n; i++)); do
+			timed "${PHASE[$(((i + r - 1) % n))]}"
+		done
 	done
 	for k in "${PHASE[@]}"; do
 		# shellcheck disable=SC2086
@@ -404,16 +416,25 @@ if ((PHASE2)); then
 	echo "setup: $N users appended to the guest's /etc/passwd ($(wc -l </etc/passwd) lines): $(since "$t0") s"
 	"$Q" report -u -A "$EXT4" 2>/dev/null | sed -n '1,5p' || true
 	t0=$EPOCHREALTIME
+	add E.fln floor ext4 raw 100k - 0 -- "$FLOOR" "$EXT4" usr names
 	add E.q qfd ext4 table 100k E.rq 0 -- "$Q" report -u -A "$EXT4"
 	add E.qn qfd ext4 table -N E.rq 0 -- "$Q" report -u -A -N "$EXT4"
 	add E.qj qfd ext4 json 100k E.rq 0 -- "$Q" report -u -J "$EXT4"
 	add E.qc qfd ext4 csv 100k E.rq 0 -- "$Q" report -u --csv "$EXT4"
 	add E.qp qfd ext4 prom 100k E.rq 0 -- "$Q" report -u --prometheus "$EXT4"
+	add X.fln floor xfs raw 100k - 0 -- "$FLOOR" "$XFS" usr names
 	add X.q qfd xfs table 100k X.xq 0 -- "$Q" report -u -A "$XFS"
 	add X.qn qfd xfs table -N X.xq 0 -- "$Q" report -u -A -N "$XFS"
 	add X.qj qfd xfs json 100k X.xq 0 -- "$Q" report -u -J "$XFS"
 	add X.qc qfd xfs csv 100k X.xq 0 -- "$Q" report -u --csv "$XFS"
 	add X.qp qfd xfs prom 100k X.xq 0 -- "$Q" report -u --prometheus "$XFS"
+	if [[ -n $BASE ]]; then
+		# the older build with the same names, in the same rounds
+		add E.bq "qfd-base@$BASE_V" ext4 table 100k - 0 -- "$BASE" report -u -A "$EXT4"
+		add E.bqc "qfd-base@$BASE_V" ext4 csv 100k - 0 -- "$BASE" report -u --csv "$EXT4"
+		add X.bq "qfd-base@$BASE_V" xfs table 100k - 0 -- "$BASE" report -u -A "$XFS"
+		add X.bqc "qfd-base@$BASE_V" xfs csv 100k - 0 -- "$BASE" report -u --csv "$XFS"
+	fi
 	phase 0
 	once E.rq repquota ext4 table 100k 600 -- repquota -u -v "$EXT4_DEV"
 	once E.rq2 "repquota@$REPQUOTA_NEW_V" ext4 table 100k 600 -- \
