@@ -283,3 +283,21 @@ qfd: $B/long.txt: 1 bad line: nothing was changed" ]
 	[ "$status" -eq 2 ]
 	[ "${stderr_lines[0]}" = "qfd: /dev/zero:1: longer than 65536 bytes: not a batch line (nothing after it was read)" ]
 }
+
+# What separates fields is ASCII white space (qfd-set(8)): a space, \t,
+# \v, \f and \r, so that a file with CRLF line ends reads as with LF; any
+# other byte, a control too, is part of its field.
+@test "batch: fields are separated by any ASCII white space (CRLF lines too); other controls are part of a field" {
+	printf 'root\t1M\v2M\f10\r20\r\n#1 1M 2M 10 20\r\n' >"$B/ws.txt"
+	run "$QFD" set --batch "$B/ws.txt" /proc
+	[ "$status" -eq 1 ] || { echo "status $status: $output"; false; }
+	[[ $output == "qfd: /proc: "* ]]
+	printf 'root\t1M\v1X\f10 20\r\n' >"$B/ws.txt"
+	run "$QFD" set --batch "$B/ws.txt" /proc
+	[ "$status" -eq 2 ]
+	[[ $output == *"ws.txt:1: space hard limit '1X': not a size"* ]]
+	printf 'root 1M\0372M 10 20\n' >"$B/ws.txt"
+	run "$QFD" set --batch "$B/ws.txt" /proc
+	[ "$status" -eq 2 ]
+	[[ $output == *"ws.txt:1: 4 fields, expected 5: "* ]]
+}
