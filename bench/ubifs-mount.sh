@@ -29,8 +29,10 @@
 #        plain-unclean no quota options, after an unclean unmount
 #        quota-unclean usrquota,grpquota, after an unclean unmount
 #      An unclean unmount is made with UBIFS's debugfs ro_error: a mount of
-#      the same options, then ro_error set, then umount, which then writes
-#      nothing, as after a power cut (the next mount recovers);
+#      the same options, a file created and removed, sync(1) (a commit,
+#      which with quota writes the usage table of 0007), then ro_error
+#      set, then umount, which then writes nothing, as after a power cut
+#      (the next mount recovers);
 #   3. in each round, unmounted, every mapped LEB of the UBI volume read
 #      once (UBI_IOCEBISMAP tells which; one read of a whole LEB each
 #      from /dev/ubi0_0): a floor for any walk of the index, which must
@@ -50,7 +52,9 @@
 # a plain one: it does the plain mount's work and reads the nodes);
 # PLAIN-BYTES and QUOTA-BYTES what UBI wrote during one mount without
 # and with quota after a clean unmount, QNODES the quota file node groups
-# the quota mount wrote.  Settings (environment; tests/vm/run
+# the quota mount wrote, U-WALKED in how many rounds the quota mount after
+# an unclean unmount walked the index (kprobe on ubifs_tnc_walk_inos(); 0
+# when it trusted the usage table of 0007).  Settings (environment; tests/vm/run
 # passes every QFD_* variable on):
 #   QFD_BENCH_FILES="1000 10000 100000"   numbers of files
 #   QFD_BENCH_REPS=3                      rounds (medians shown)
@@ -123,10 +127,12 @@ MINIO=$(</sys/class/ubi/ubi0/min_io_size)
 # shellcheck disable=SC2016 # $arg5 is tracefs's, not the shell's
 echo 'p:qfdbench/ubiw ubi:ubi_io_write len=$arg5:s32' >>"$TR/kprobe_events"
 echo 'p:qfdbench/qnodes ubifs:ubifs_jnl_write_blocks' >>"$TR/kprobe_events"
+echo 'p:qfdbench/walk ubifs:ubifs_tnc_walk_inos' >>"$TR/kprobe_events"
 cleanup() {
 	echo 0 >"$TR/events/qfdbench/enable" 2>/dev/null || true
 	echo '-:qfdbench/ubiw' >>"$TR/kprobe_events" 2>/dev/null || true
 	echo '-:qfdbench/qnodes' >>"$TR/kprobe_events" 2>/dev/null || true
+	echo '-:qfdbench/walk' >>"$TR/kprobe_events" 2>/dev/null || true
 	umount "$MNT" 2>/dev/null || true
 }
 trap cleanup EXIT
@@ -140,7 +146,7 @@ mnt() {
 }
 
 # counted OPTS: mount; s its wall seconds, bytes what UBI wrote meanwhile,
-# nodes the quota file node groups UBIFS wrote
+# nodes the quota file node groups UBIFS wrote, walks the usage walks
 counted() {
 	: >"$TR/trace"
 	echo 1 >"$TR/events/qfdbench/enable"
@@ -148,6 +154,7 @@ counted() {
 	echo 0 >"$TR/events/qfdbench/enable"
 	bytes=$(awk '/ ubiw: / { for (i = 1; i <= NF; i++) if ($i ~ /^len=/) s += substr($i, 5) } END { print s + 0 }' "$TR/trace")
 	nodes=$(grep -c ' qnodes: ' "$TR/trace" || true)
+	walks=$(grep -c ' walk: ' "$TR/trace" || true)
 }
 
 # read_mapped: read every mapped LEB of the volume once, print the seconds
@@ -172,9 +179,13 @@ print("%d LEBs mapped" % len(mapped), file=sys.stderr)
 PY
 }
 
-# unclean OPTS: mount with OPTS and leave it as a power cut would
+# unclean OPTS: mount with OPTS, change something and commit it (as a
+# volume in use does: with quota, the commit's usage table is written),
+# then leave it as a power cut would
 unclean() {
 	mount -t ubifs -o "$1" ubi0:vol "$MNT"
+	: >"$MNT/.bench-commit"
+	rm -- "$MNT/.bench-commit"
 	sync -f "$MNT"
 	echo 1 >"$DBG/ubi0_0/ro_error"
 	umount "$MNT"
@@ -219,9 +230,9 @@ PY
 		umount "$MNT"
 		echo "$n plain-unclean $s" >>"$RES"
 		unclean "$QOPTS"
-		s=$(mnt "$QOPTS")
+		counted "$QOPTS"
 		umount "$MNT"
-		echo "$n quota-unclean $s" >>"$RES"
+		echo "$n quota-unclean $s $walks" >>"$RES"
 		echo "$n read $(read_mapped)" >>"$RES"
 	done
 done
@@ -233,10 +244,11 @@ awk "$BENCH_AWK_MEDIAN"'
 	{ n = $1; k = $2; c[n, k]++; t[n SUBSEP k, c[n, k]] = $3
 	  if (k == "quota") { b[n, c[n, k]] = $4; q[n, c[n, k]] = $5 }
 	  if (k == "plain") pb[n, c[n, k]] = $4
+	  if (k == "quota-unclean" && $4 > 0) uw[n]++
 	  if (!(n in seen)) { seen[n] = 1; order[++m] = n } }
 	END {
-		printf "%7s %8s %8s %6s %9s %9s %6s %6s %7s %6s %11s %11s %6s\n", "FILES", "PLAIN-S", "QUOTA-S", "RATIO",
-			"PLAIN-U-S", "QUOTA-U-S", "U/P", "U/P-U", "READ-S", "R/P-U", "PLAIN-BYTES", "QUOTA-BYTES", "QNODES"
+		printf "%7s %8s %8s %6s %9s %9s %6s %6s %7s %6s %11s %11s %6s %8s\n", "FILES", "PLAIN-S", "QUOTA-S", "RATIO",
+			"PLAIN-U-S", "QUOTA-U-S", "U/P", "U/P-U", "READ-S", "R/P-U", "PLAIN-BYTES", "QUOTA-BYTES", "QNODES", "U-WALKED"
 		for (i = 1; i <= m; i++) {
 			n = order[i]
 			p = median(t, n SUBSEP "plain", c[n, "plain"])
@@ -244,8 +256,9 @@ awk "$BENCH_AWK_MEDIAN"'
 			up = median(t, n SUBSEP "plain-unclean", c[n, "plain-unclean"])
 			uq = median(t, n SUBSEP "quota-unclean", c[n, "quota-unclean"])
 			rd = median(t, n SUBSEP "read", c[n, "read"])
-			printf "%7d %8.3f %8.3f %5.2fx %9.3f %9.3f %5.2fx %5.2fx %7.3f %5.2fx %11d %11d %6d\n", n, p, qq, qq / p,
+			printf "%7d %8.3f %8.3f %5.2fx %9.3f %9.3f %5.2fx %5.2fx %7.3f %5.2fx %11d %11d %6d %4d/%-3d\n", n, p, qq, qq / p,
 				up, uq, uq / p, uq / up, rd, rd / up, median(pb, n, c[n, "plain"]),
-				median(b, n, c[n, "quota"]), median(q, n, c[n, "quota"])
+				median(b, n, c[n, "quota"]), median(q, n, c[n, "quota"]),
+				uw[n], c[n, "quota-unclean"]
 		}
 	}' "$RES"
