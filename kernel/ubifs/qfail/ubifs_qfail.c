@@ -24,6 +24,18 @@
  *                whose reference N points far beyond the end of the file,
  *                as a torn or rotten block would; then tear is 0 again.
  *                Unlike damage, the flash holds the damage from then on.
+ *   table=N      the next write of a usage table (0007: a node group with
+ *                blocks past 2 GiB in a quota file) puts on the flash a
+ *                first record block whose record 1 has the id of record 0
+ *                (N=1: an id twice) or whose record 0 has a usage of
+ *                -2^40 bytes (N=2: below zero whatever replay adds), as
+ *                rotten records would; then table is 0 again.
+ *   cut=1        the header that says a usage table is being rewritten
+ *                (written alone, commit number 0) reaches the flash, and
+ *                from then on every write of a table fails with -EIO
+ *                without running, until cut is 0: the table of that
+ *                commit stays torn, as a power cut right after that
+ *                header would leave it.
  *   nospace_pid  ubifs_budget_space() called by this process (thread group
  *                id) returns -ENOSPC without running, as on a full flash.
  *   nospace_after=N  with nospace_pid: the first N calls of that process
@@ -145,35 +157,6 @@ static struct kretprobe qread_probe = {
 	.maxactive = 16,
 };
 
-/*
- * ubifs_jnl_write_blocks(c, inode, blocks, bufs, cnt): the quota series'
- * write of one quota file change; block 0 of a quota file holds its
- * header (1 KiB) and the root of its tree (the next 1 KiB)
- */
-static int tear_pre(struct kprobe *p, struct pt_regs *regs)
-{
-	const unsigned int *blocks = (void *)regs_get_kernel_argument(regs, 2);
-	void * const *bufs = (void *)regs_get_kernel_argument(regs, 3);
-	int i, cnt = regs_get_kernel_argument(regs, 4), n = READ_ONCE(tear);
-	__le32 beyond = cpu_to_le32(0xFFFFFFF0);
-
-	if (n <= 0 || n >= QT_BLOCK / 4)
-		return 0;
-	for (i = 0; i < cnt; i++) {
-		if (blocks[i] || cmpxchg(&tear, n, 0) != n)
-			continue;
-		memcpy(bufs[i] + QT_ROOT_OFF + 4 * n, &beyond, sizeof(beyond));
-		atomic_inc(&failed);
-		break;
-	}
-	return 0;
-}
-
-static struct kprobe tear_probe = {
-	.symbol_name = "ubifs_jnl_write_blocks",
-	.pre_handler = tear_pre,
-};
-
 /* Where a skipped function "returns" from: straight to its caller */
 static noinline int qfail_enospc(void)
 {
@@ -184,6 +167,115 @@ static noinline int qfail_eio(void)
 {
 	return -EIO;
 }
+
+/*
+ * The usage table of a quota file (0007): its header is block 2^19 (2 GiB
+ * of 4 KiB blocks): magic, record count (le32 each), commit number
+ * (le64); records of 24 bytes (le32 id, le32 zero, le64 space, le64
+ * inodes) fill the blocks after it.
+ */
+#define QT_HEAD_BLOCK (1U << 19)
+#define QT_CMT_OFF 8
+
+struct qt_rec {
+	__le32 id;
+	__le32 zero;
+	__le64 space;
+	__le64 inodes;
+};
+
+static int table;
+module_param(table, int, 0644);
+MODULE_PARM_DESC(table, "damage the next usage table written: 1 an id twice, 2 a usage below zero");
+
+static int cut;
+module_param(cut, int, 0644);
+MODULE_PARM_DESC(cut, "usage table writes fail after the being-rewritten header while non-zero");
+
+/* the cut header has passed: table writes fail until cut is 0 */
+static bool cutting;
+
+/* block 0 of a quota file: its header (1 KiB) and the root of its tree */
+static void tear_root(const unsigned int *blocks, void * const *bufs, int cnt)
+{
+	__le32 beyond = cpu_to_le32(0xFFFFFFF0);
+	int i, n = READ_ONCE(tear);
+
+	if (n <= 0 || n >= QT_BLOCK / 4)
+		return;
+	for (i = 0; i < cnt; i++) {
+		if (blocks[i] || cmpxchg(&tear, n, 0) != n)
+			continue;
+		memcpy(bufs[i] + QT_ROOT_OFF + 4 * n, &beyond, sizeof(beyond));
+		atomic_inc(&failed);
+		break;
+	}
+}
+
+static void damage_table(const unsigned int *blocks, void * const *bufs,
+			 int cnt)
+{
+	int i, n = READ_ONCE(table);
+	struct qt_rec *rec;
+
+	if (n != 1 && n != 2)
+		return;
+	for (i = 0; i < cnt; i++) {
+		if (blocks[i] <= QT_HEAD_BLOCK || cmpxchg(&table, n, 0) != n)
+			continue;
+		rec = bufs[i];
+		if (n == 1)
+			rec[1].id = rec[0].id;
+		else
+			rec[0].space = cpu_to_le64(-(1LL << 40));
+		atomic_inc(&failed);
+		break;
+	}
+}
+
+/* true if this write is to be skipped: the table stays torn */
+static bool cut_table(const unsigned int *blocks, void * const *bufs, int cnt)
+{
+	if (!READ_ONCE(cut)) {
+		WRITE_ONCE(cutting, false);
+		return false;
+	}
+	if (blocks[0] < QT_HEAD_BLOCK)
+		return false;
+	if (READ_ONCE(cutting))
+		return true;
+	if (cnt == 1 && blocks[0] == QT_HEAD_BLOCK &&
+	    !le64_to_cpup(bufs[0] + QT_CMT_OFF))
+		WRITE_ONCE(cutting, true);
+	return false;
+}
+
+/*
+ * ubifs_jnl_write_blocks(c, inode, blocks, bufs, cnt): the quota series'
+ * write of one quota file change, and of a usage table's node group
+ */
+static int jnl_pre(struct kprobe *p, struct pt_regs *regs)
+{
+	const unsigned int *blocks = (void *)regs_get_kernel_argument(regs, 2);
+	void * const *bufs = (void *)regs_get_kernel_argument(regs, 3);
+	int cnt = regs_get_kernel_argument(regs, 4);
+
+	if (cnt <= 0)
+		return 0;
+	if (cut_table(blocks, bufs, cnt)) {
+		atomic_inc(&failed);
+		instruction_pointer_set(regs, (unsigned long)qfail_eio);
+		return 1;
+	}
+	tear_root(blocks, bufs, cnt);
+	damage_table(blocks, bufs, cnt);
+	return 0;
+}
+
+static struct kprobe jnl_probe = {
+	.symbol_name = "ubifs_jnl_write_blocks",
+	.pre_handler = jnl_pre,
+};
 
 static int skip_if(int pid, struct pt_regs *regs, int (*ret)(void))
 {
@@ -260,7 +352,7 @@ static int __init qfail_init(void)
 	err = register_kprobe(&context_probe);
 	if (err)
 		goto out_rename;
-	err = register_kprobe(&tear_probe);
+	err = register_kprobe(&jnl_probe);
 	if (err)
 		goto out_context;
 	return 0;
@@ -280,7 +372,7 @@ out_write:
 
 static void __exit qfail_exit(void)
 {
-	unregister_kprobe(&tear_probe);
+	unregister_kprobe(&jnl_probe);
 	unregister_kprobe(&context_probe);
 	unregister_kprobe(&rename_probe);
 	unregister_kprobe(&budget_probe);

@@ -2373,20 +2373,9 @@ quota_flags() {
 # them are removed with fsync alone and an unclean unmount follows. The
 # quota mount must trust that table (no walk) and be exact.
 @test "a usage table of 1,200 ids, written in several node groups, is trusted after an unclean unmount" {
-	local dbg=/sys/kernel/debug/ubifs
 	quota_fs
-	debugfs_on
-	[[ -e $dbg/ubi0_0/ro_error ]] || skip "no UBIFS debugfs ro_error in this kernel"
-	"$PYTHON" - "$MNT" <<'PY'
-import os, sys
-top = os.path.join(sys.argv[1], "many")
-os.mkdir(top)
-for i in range(1200):
-    p = os.path.join(top, "f%d" % i)
-    with open(p, "wb") as f:
-        f.write(b"m" * (100 + i))
-    os.chown(p, 100000 + i, 200000 + i)
-PY
+	need_ro_error
+	many_owners "$MNT" 1200 100
 	sync -f "$MNT"
 	"$PYTHON" - "$MNT" <<'PY'
 import os, sys
@@ -2396,13 +2385,130 @@ for i in range(0, 1200, 4):
 with open(os.path.join(top, "f1"), "ab") as f:
     os.fsync(f.fileno())
 PY
-	echo 1 >"$dbg/ubi0_0/ro_error"
-	fs_umount uq || true
+	unclean_umount
 	kprobes_on
 	counted_mount uq "$MOUNT_OPTS"
 	[ "$WALKED" -eq 0 ]
 	check_usage
 	kprobes_off
+}
+
+# The same table torn: ubifs_qfail.ko's "cut" lets the header that says
+# the table is being rewritten reach the flash and refuses every later
+# write of the table, as a power cut right after that header would; the
+# commit's master node names the commit whose usage the table lacks. The
+# next quota mount must not trust it: it walks and is exact; the whole
+# table is written after that walk, and the next unclean unmount is
+# trusted again.
+@test "a usage table torn between its headers is not trusted: the quota mount walks, and the next table is whole" {
+	need_qfail
+	local ko=$QFD_UBIFS_QFAIL_KO par=/sys/module/ubifs_qfail/parameters
+	local mark log
+	quota_fs
+	need_ro_error
+	many_owners "$MNT" 1200 100
+	sync -f "$MNT"
+	[[ -d $par ]] || insmod "$ko"
+	echo 1 >"$par/cut"
+	# every id's usage changes: more than four blocks of records a type
+	many_owners "$MNT" 1200 4200
+	# the table is part of what sync makes durable: its refused write
+	# fails sync (the data of the commit is on the flash all the same)
+	run sync -f "$MNT"
+	echo "$output"
+	[ "$status" -ne 0 ]
+	[[ $output == *"Input/output error"* ]]
+	echo "table writes refused: $(<"$par/failed")"
+	[ "$(<"$par/failed")" -gt 0 ]
+	unclean_umount
+	echo 0 >"$par/cut"
+	kprobes_on
+	mark=$(log_mark)
+	counted_mount uq "$MOUNT_OPTS"
+	log=$(new_log_lines "$mark")
+	echo "$log"
+	[ "$WALKED" -gt 0 ]
+	check_usage
+	# the table of the first commit after the walk is whole
+	write_as 2001 "$MNT/after" 8192
+	sync -f "$MNT"
+	unclean_umount
+	counted_mount uq "$MOUNT_OPTS"
+	[ "$WALKED" -eq 0 ]
+	check_usage
+	kprobes_off
+}
+
+# Rotten records: ubifs_qfail.ko's "table" puts on the flash a usage table
+# whose first record block holds an id twice (1) or a usage of -2^40 bytes
+# (2). After an unclean unmount the quota mount must find the table
+# unsound, say so, walk, and be exact; the table is rewritten whole after
+# that walk, so the next unclean unmount needs no walk.
+@test "a usage table with an id twice or a usage below zero is not trusted: the quota mount says so and walks" {
+	need_qfail
+	local ko=$QFD_UBIFS_QFAIL_KO par=/sys/module/ubifs_qfail/parameters
+	local mark log n was
+	for n in 1 2; do
+		quota_fs
+		need_ro_error
+		write_as 2001 "$MNT/a" 8192
+		write_as 2002 "$MNT/b" 4096
+		sync -f "$MNT"
+		[[ -d $par ]] || insmod "$ko"
+		was=$(<"$par/failed")
+		echo "$n" >"$par/table"
+		write_as 2001 "$MNT/c" 4096
+		sync -f "$MNT"
+		[ "$(<"$par/failed")" -eq $((was + 1)) ]
+		[ "$(<"$par/table")" -eq 0 ]
+		unclean_umount
+		kprobes_on
+		mark=$(log_mark)
+		counted_mount uq "$MOUNT_OPTS"
+		log=$(new_log_lines "$mark")
+		echo "$log"
+		grep -E 'UBIFS warning .*quota usage table cannot be read, error -117: walking the index' <<<"$log"
+		[ "$WALKED" -gt 0 ]
+		check_usage
+		rm -- "$MNT/a"
+		sync -f "$MNT"
+		unclean_umount
+		counted_mount uq "$MOUNT_OPTS"
+		[ "$WALKED" -eq 0 ]
+		check_usage
+		kprobes_off
+	done
+}
+
+# need_ro_error: UBIFS's debugfs ro_error (unclean_umount's power cut)
+need_ro_error() {
+	debugfs_on
+	[[ -e /sys/kernel/debug/ubifs/ubi0_0/ro_error ]] ||
+		skip "no UBIFS debugfs ro_error in this kernel"
+}
+
+# unclean_umount: unmount as a power cut would leave the flash (UBIFS's
+# debugfs ro_error: nothing written from then on), then detach
+unclean_umount() {
+	echo 1 >/sys/kernel/debug/ubifs/ubi0_0/ro_error
+	fs_umount uq || true
+}
+
+# many_owners MNT N BYTES: files MNT/many/f0..f<N-1>, file i of BYTES + i
+# bytes (rewritten if it is there), owned by user 100000 + i and group
+# 200000 + i: N ids of each type, each with its own usage
+many_owners() {
+	"$PYTHON" - "$@" <<'PY'
+import os, sys
+mnt, n, size = sys.argv[1], int(sys.argv[2]), int(sys.argv[3])
+top = os.path.join(mnt, "many")
+os.makedirs(top, exist_ok=True)
+for i in range(n):
+    p = os.path.join(top, "f%d" % i)
+    with open(p, "wb") as f:
+        f.write(b"m" * (size + i))
+    os.chown(p, 100000 + i, 200000 + i)
+PY
 }
 
 # big_unclean walk|journal: the two tests above
