@@ -1277,13 +1277,19 @@ race_round() {
 	[ "$bad" -eq 0 ]
 }
 
+# small_volume COMPR: the test's volume made again with 24 MiB, which
+# fills quickly, and mounted with quota and compr=COMPR
+small_volume() {
+	fs_umount uq || return
+	ubirmvol /dev/ubi0 -N vol >/dev/null || return
+	ubimkvol /dev/ubi0 -N vol -s 24MiB >/dev/null || return
+	fs_mount uq "$MOUNT_OPTS,compr=$1"
+}
+
 @test "full volume: unmount and quota mount return, after ENOSPC as root" {
 	quota_fs
 	# A small volume fills quickly; no compression, so zeros take room
-	fs_umount uq
-	ubirmvol /dev/ubi0 -N vol >/dev/null
-	ubimkvol /dev/ubi0 -N vol -s 24MiB >/dev/null
-	fs_mount uq "$MOUNT_OPTS,compr=none"
+	small_volume none
 	local i
 	run dd if=/dev/zero of="$MNT/fill" bs=1M status=none
 	[[ $output == *"No space left"* ]]
@@ -1320,10 +1326,7 @@ race_round() {
 	local i bad=0 mark log
 	quota_fs
 	need_ro_error
-	fs_umount uq
-	ubirmvol /dev/ubi0 -N vol >/dev/null
-	ubimkvol /dev/ubi0 -N vol -s 24MiB >/dev/null
-	fs_mount uq "$MOUNT_OPTS,compr=none"
+	small_volume none
 	chmod 1777 "$MNT"
 	mark=$(log_mark)
 	for ((i = 0; i < 5; i++)); do
@@ -1373,10 +1376,7 @@ race_round() {
 @test "quota write on a volume full of dirty pages: write-back makes room, others keep writing" {
 	local wb=/proc/sys/vm/dirty_writeback_centisecs rc
 	quota_fs
-	fs_umount uq
-	ubirmvol /dev/ubi0 -N vol >/dev/null
-	ubimkvol /dev/ubi0 -N vol -s 24MiB >/dev/null
-	fs_mount uq "$MOUNT_OPTS,compr=lzo"
+	small_volume lzo
 	chmod 1777 "$MNT"
 	write_bytes "$MNT/u2" 4096 qfdu2
 	write_bytes "$MNT/u3" 4096 qfdu3
